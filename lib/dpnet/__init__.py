@@ -1,0 +1,16 @@
+"""dpnet: the library behind the reproducible companion to five papers on differential privacy
+in networked and distributed learning.
+
+Modules are named for what they hold:
+
+- :mod:`dpnet.mechanisms` — Laplace and randomized-response mechanisms and an empirical ε-DP audit;
+- :mod:`dpnet.power` — the privacy–power dilemma (exact randomized-response power, Laplace Monte Carlo);
+- :mod:`dpnet.sweep` — the one Monte Carlo sweep helper (seeded per task, parallel, with progress);
+- :mod:`dpnet.params` — chapter parameter schemas and validation;
+- :mod:`dpnet.results` — the results contract (metrics, figures, tables, glue);
+- :mod:`dpnet.data` — the checksummed data registry;
+- :mod:`dpnet.report` — the reproducibility report;
+- :mod:`dpnet.book` — the command line that executes chapters and builds the book.
+"""
+
+__version__ = "0.1.0"
