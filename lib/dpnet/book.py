@@ -1,0 +1,420 @@
+"""Execute chapters and build the book.
+
+::
+
+    python -m dpnet.book run <id> [--mode quick|full] [-p NAME VALUE]... [--force]
+    python -m dpnet.book build [--mode quick|full] [--jobs N] [--force]
+    python -m dpnet.book list
+
+``run`` executes one chapter with papermill into a fresh staging directory and, only if every
+cell succeeds, swaps it into ``results/<id>/`` (metrics, figures, tables, executed notebook). A
+chapter whose inputs (source, parameters, library code, data registry, pinned dependencies) have
+not changed since its last successful run is skipped. ``build`` runs every chapter of ``_toc.yml``
+(in parallel with ``--jobs``), then the reproducibility report, then builds the HTML with Jupyter
+Book (execution off, warnings as errors) and swaps it into ``_build/html``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from dpnet import params as params_module
+from dpnet.errors import ChapterError, ParameterError
+from dpnet.results import repo_root
+
+__all__ = ["Chapter", "build_book", "chapters", "main", "read_defaults", "run_chapter"]
+
+REPORT_ID = "reproducibility"
+HEARTBEAT_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """A chapter of the book: its id, its MyST source and its table-of-contents entry."""
+
+    id: str
+    source: Path
+    toc_file: str
+
+    @property
+    def stem(self) -> str:
+        return self.source.stem
+
+
+def chapter_id(stem: str) -> str:
+    """``01_power_tradeoff`` → ``power-tradeoff``; ``reproducibility`` → ``reproducibility``."""
+    head, _, tail = stem.partition("_")
+    name = tail if head.isdigit() and tail else stem
+    return name.replace("_", "-")
+
+
+def _toc_files(node: Any) -> Iterator[str]:
+    if isinstance(node, Mapping):
+        if "file" in node:
+            yield str(node["file"])
+        for value in node.values():
+            if isinstance(value, (list, Mapping)):
+                yield from _toc_files(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _toc_files(item)
+
+
+def chapters(root: Path | None = None) -> dict[str, Chapter]:
+    """The executable chapters of ``_toc.yml`` (files under ``chapters/``), in book order."""
+    root = root or repo_root()
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    found: dict[str, Chapter] = {}
+    for entry in _toc_files(toc):
+        if not entry.startswith("chapters/"):
+            continue
+        source = root / f"{entry}.md"
+        if not source.exists():
+            raise ChapterError(f"_toc.yml lists {entry!r} but {source.relative_to(root)} does not exist")
+        chapter = Chapter(chapter_id(source.stem), source, entry)
+        found[chapter.id] = chapter
+    return found
+
+
+def get_chapter(cid: str, root: Path | None = None) -> Chapter:
+    """The chapter with id ``cid``, or an error listing the known ids."""
+    known = chapters(root)
+    if cid not in known:
+        raise ParameterError(f"unknown chapter id {cid!r}; known chapters: {', '.join(known)}")
+    return known[cid]
+
+
+def _notebook(chapter: Chapter) -> Any:
+    import jupytext
+
+    return jupytext.read(chapter.source)
+
+
+def read_defaults(chapter: Chapter) -> dict[str, Any]:
+    """The literal assignments of the chapter's cell tagged ``parameters``."""
+    nb = _notebook(chapter)
+    cells = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if len(cells) != 1:
+        raise ChapterError(
+            f"{chapter.source.name} needs exactly one cell tagged 'parameters' (found {len(cells)})"
+        )
+    values: dict[str, Any] = {}
+    for node in ast.parse(cells[0].source).body:
+        if not (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
+            raise ChapterError(
+                f"{chapter.source.name}: the parameters cell may hold only `name = literal` lines"
+            )
+        try:
+            values[node.targets[0].id] = ast.literal_eval(node.value)
+        except ValueError as exc:
+            raise ChapterError(
+                f"{chapter.source.name}: parameter {node.targets[0].id} must be a literal ({exc})"
+            ) from None
+    return values
+
+
+def _library_files() -> list[Path]:
+    """The imported library, the data registry and the pinned dependencies."""
+    package = Path(__file__).resolve().parent
+    return [
+        *sorted(package.rglob("*.py")),
+        repo_root() / "data" / "registry.yml",
+        repo_root() / "pyproject.toml",
+    ]
+
+
+def fingerprint(chapter: Chapter, parameters: Mapping[str, Any], root: Path | None = None) -> str:
+    """Hash of everything a chapter's results depend on."""
+    root = root or repo_root()
+    digest = hashlib.sha256()
+    digest.update(chapter.source.read_bytes())
+    digest.update(json.dumps(parameters, sort_keys=True, default=str).encode())
+    inputs = _library_files()
+    if chapter.id == REPORT_ID:
+        inputs += [p for p in sorted((root / "results").glob("*/metrics.json")) if p.parent.name != REPORT_ID]
+    for path in inputs:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes() if path.exists() else b"<missing>")
+    return digest.hexdigest()
+
+
+def resolve_parameters(
+    chapter: Chapter, mode: str | None, overrides: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(values injected into the notebook, resolved and validated values)."""
+    defaults = read_defaults(chapter)
+    if "mode" in overrides and mode is not None and overrides["mode"] != mode:
+        raise ParameterError(f"--mode {mode} conflicts with -p mode {overrides['mode']}")
+    injected = {**overrides}
+    if mode is not None:
+        injected["mode"] = mode
+    resolved = params_module.resolve(chapter.id, {**defaults, **injected})
+    return injected, resolved
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _hide_injected_cell(nb: Any) -> None:
+    for cell in nb.cells:
+        tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+        if "injected-parameters" in tags and "remove-cell" not in tags:
+            tags.append("remove-cell")
+
+
+def _errors(nb: Any) -> list[str]:
+    return [
+        f"{out.get('ename')}: {out.get('evalue')}"
+        for cell in nb.cells
+        for out in cell.get("outputs", [])
+        if out.get("output_type") == "error"
+    ]
+
+
+def _swap_into_place(staging: Path, target: Path) -> None:
+    old = target.with_name(f".old-{target.name}-{os.getpid()}")
+    if target.exists():
+        target.rename(old)
+    staging.rename(target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def run_chapter(
+    cid: str,
+    *,
+    mode: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    force: bool = False,
+    root: Path | None = None,
+) -> str:
+    """Execute one chapter; returns ``"ran"`` or ``"up to date"``. Raises ChapterError on failure."""
+    import nbformat
+    import papermill
+
+    root = root or repo_root()
+    chapter = get_chapter(cid, root)
+    injected, resolved = resolve_parameters(chapter, mode, overrides or {})
+    target = root / "results" / chapter.id
+    stamp = fingerprint(chapter, resolved, root)
+    stamp_file = target / "fingerprint.json"
+    if not force and stamp_file.exists() and json.loads(stamp_file.read_text()).get("sha256") == stamp:
+        return "up to date"
+
+    staging = root / "results" / f".staging-{chapter.id}-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    os.environ["DPNET_RESULTS_DIR"] = str(staging)
+    os.environ["DPNET_RESULTS_ROOT"] = str(root / "results")
+    import jupytext
+
+    source_nb = staging / f"{chapter.stem}.source.ipynb"
+    jupytext.write(_notebook(chapter), source_nb)
+    executed = staging / f"{chapter.stem}.ipynb"
+    try:
+        papermill.execute_notebook(
+            str(source_nb),
+            str(executed),
+            parameters=injected,
+            cwd=str(chapter.source.parent),
+            kernel_name="python3",
+            progress_bar=False,
+        )
+    except Exception as exc:  # papermill raises PapermillExecutionError, kernels other errors
+        failed = root / "results" / "_failed" / f"{chapter.stem}.ipynb"
+        failed.parent.mkdir(parents=True, exist_ok=True)
+        if executed.exists():
+            shutil.copy2(executed, failed)
+        shutil.rmtree(staging, ignore_errors=True)
+        kept = "its previous results are untouched" if target.exists() else "it has no previous results"
+        raise ChapterError(
+            f"chapter {chapter.id!r} failed: {type(exc).__name__}: {_first_line(exc)}\n"
+            f"  executed notebook with the traceback: {failed.relative_to(root)}; {kept}"
+        ) from exc
+    finally:
+        os.environ.pop("DPNET_RESULTS_DIR", None)
+        os.environ.pop("DPNET_RESULTS_ROOT", None)
+
+    nb = nbformat.read(executed, as_version=4)
+    problems = _errors(nb)
+    if problems:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise ChapterError(f"chapter {chapter.id!r} left error outputs: {'; '.join(problems)}")
+    if not (staging / "metrics.json").exists():
+        shutil.rmtree(staging, ignore_errors=True)
+        raise ChapterError(
+            f"chapter {chapter.id!r} wrote no metrics.json (it must create dpnet.results.Results)"
+        )
+    _hide_injected_cell(nb)
+    nbformat.write(nb, executed)
+    source_nb.unlink()
+    stamp_payload = {"sha256": stamp, "parameters": resolved, "finished": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    (staging / "fingerprint.json").write_text(json.dumps(stamp_payload, indent=1, default=str) + "\n")
+    _swap_into_place(staging, target)
+    return "ran"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    lines = [line for line in text.splitlines() if line.strip()]
+    # papermill puts the exception line last in its message
+    return lines[-1] if lines else type(exc).__name__
+
+
+def _run_in_worker(cid: str, mode: str | None, force: bool) -> tuple[str, str, float]:
+    start = time.perf_counter()
+    outcome = run_chapter(cid, mode=mode, force=force)
+    return cid, outcome, time.perf_counter() - start
+
+
+def run_all(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool) -> None:
+    """Run chapters, at most ``jobs`` at a time, reporting each with its elapsed time."""
+    pending = list(ids)
+    running: dict[Future[tuple[str, str, float]], tuple[str, float]] = {}
+    failures: list[str] = []
+    last_beat = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        while pending or running:
+            while pending and len(running) < jobs:
+                cid = pending.pop(0)
+                _log(f"[{cid}] running ({mode or 'default'} mode)")
+                running[pool.submit(_run_in_worker, cid, mode, force)] = (cid, time.perf_counter())
+            done, _ = wait(running, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                cid, started = running.pop(future)
+                try:
+                    _, outcome, seconds = future.result()
+                    _log(f"[{cid}] {outcome} ({seconds:.1f} s)")
+                except (ChapterError, ParameterError) as exc:
+                    failures.append(str(exc))
+                    _log(f"[{cid}] FAILED after {time.perf_counter() - started:.1f} s\n{exc}")
+            now = time.perf_counter()
+            if running and now - last_beat >= HEARTBEAT_SECONDS:
+                still = ", ".join(f"{c} ({now - s:.0f} s)" for c, s in running.values())
+                _log(f"still running: {still}")
+                last_beat = now
+    if failures:
+        raise ChapterError(
+            f"{len(failures)} chapter(s) failed; the book was not built:\n" + "\n".join(failures)
+        )
+
+
+def stage_book(root: Path) -> Path:
+    """Assemble the book's source tree in ``_build/src`` with the executed notebooks."""
+    src = root / "_build" / "src"
+    shutil.rmtree(src, ignore_errors=True)
+    src.mkdir(parents=True)
+    for name in ("_config.yml", "_toc.yml"):
+        shutil.copy2(root / name, src / name)
+    shutil.copytree(root / "book", src / "book")
+    (src / "chapters" / "sources").mkdir(parents=True)
+    for chapter in chapters(root).values():
+        executed = root / "results" / chapter.id / f"{chapter.stem}.ipynb"
+        if not executed.exists():
+            raise ChapterError(
+                f"chapter {chapter.id!r} has not been executed: run `python -m dpnet.book run {chapter.id}`"
+            )
+        shutil.copy2(executed, src / "chapters" / executed.name)
+        shutil.copy2(chapter.source, src / "chapters" / "sources" / chapter.source.name)
+    return src
+
+
+def build_book(
+    *, mode: str | None = None, jobs: int = 1, force: bool = False, root: Path | None = None
+) -> Path:
+    """Run every chapter, then the report, then build the HTML into ``_build/html``."""
+    import subprocess
+
+    root = root or repo_root()
+    start = time.perf_counter()
+    ids = [cid for cid in chapters(root) if cid != REPORT_ID]
+    run_all(ids, mode=mode, jobs=jobs, force=force)
+    if REPORT_ID in chapters(root):
+        run_all([REPORT_ID], mode=mode, jobs=1, force=force)
+    src = stage_book(root)
+    out = root / "_build" / "staging"
+    shutil.rmtree(out, ignore_errors=True)
+    _log("[book] building HTML (jupyter-book, warnings are errors)")
+    command = [
+        sys.executable, "-m", "jupyter_book", "build", str(src), "--path-output", str(out),
+        "--warningiserror", "--keep-going", "--builder", "html",
+    ]  # fmt: skip
+    proc = subprocess.run(command, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        log = root / "_build" / "jupyter-book.log"
+        log.write_text(proc.stdout + proc.stderr)
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-25:])
+        raise ChapterError(f"jupyter-book build failed (full log: {log.relative_to(root)}):\n{tail}")
+    html = root / "_build" / "html"
+    _swap_into_place(out / "_build" / "html", html)
+    shutil.rmtree(out, ignore_errors=True)
+    _log(f"[book] done in {time.perf_counter() - start:.1f} s: {html / 'index.html'}")
+    return html
+
+
+def _parse_overrides(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    for name, raw in pairs:
+        try:
+            overrides[name] = yaml.safe_load(raw)
+        except yaml.YAMLError as exc:
+            raise ParameterError(f"-p {name}: cannot read {raw!r} as YAML ({exc})") from None
+    return overrides
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dpnet.book", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="execute one chapter")
+    run.add_argument("chapter", help="chapter id, e.g. power-tradeoff")
+    run.add_argument("--mode", choices=["quick", "full"], default=None)
+    run.add_argument("-p", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
+                     help="override a parameter; VALUE is read as YAML")  # fmt: skip
+    run.add_argument("--force", action="store_true", help="re-run even if nothing changed")
+    build = sub.add_parser("build", help="execute every chapter and build the HTML")
+    build.add_argument("--mode", choices=["quick", "full"], default=None)
+    build.add_argument("--jobs", type=int, default=1, help="chapters executed in parallel")
+    build.add_argument("--force", action="store_true", help="re-run every chapter")
+    sub.add_parser("list", help="list the chapters and the state of their results")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "run":
+            start = time.perf_counter()
+            _log(f"[{args.chapter}] running ({args.mode or 'default'} mode)")
+            outcome = run_chapter(
+                args.chapter, mode=args.mode, overrides=_parse_overrides(args.p), force=args.force
+            )
+            _log(f"[{args.chapter}] {outcome} ({time.perf_counter() - start:.1f} s): results/{args.chapter}/")
+        elif args.command == "build":
+            if args.jobs < 1:
+                raise ParameterError(f"--jobs must be an integer ≥ 1 (got {args.jobs})")
+            build_book(mode=args.mode, jobs=args.jobs, force=args.force)
+        else:
+            for chapter in chapters().values():
+                stamp = repo_root() / "results" / chapter.id / "fingerprint.json"
+                state = json.loads(stamp.read_text())["finished"] if stamp.exists() else "not run"
+                print(f"{chapter.id:24s} {chapter.source.relative_to(repo_root())}  last run: {state}")
+    except (ParameterError, ChapterError) as exc:
+        _log(f"error: {exc}")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

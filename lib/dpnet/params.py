@@ -1,0 +1,268 @@
+"""Chapter parameters: one schema per chapter, checked before and during execution.
+
+Every chapter has a cell tagged ``parameters`` holding literal defaults (``mode``, ``seed`` and the
+chapter's physical parameters). A value of ``None`` means "the mode's default": the schema holds
+one value for ``quick`` (continuous-integration sized) and one for ``full`` (the paper's sizes).
+
+:func:`resolve` merges overrides into the defaults, fills mode defaults, and validates every value,
+raising :class:`~dpnet.errors.ParameterError` naming the parameter and its allowed range. The book
+runner calls it before starting a kernel, and the chapter calls it again in its first cell, so a
+notebook opened in Jupyter is checked the same way.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from dpnet.errors import ParameterError
+
+__all__ = [
+    "SCHEMAS",
+    "Check",
+    "Param",
+    "Schema",
+    "choice",
+    "eps_grid",
+    "integer",
+    "list_of",
+    "real",
+    "resolve",
+]
+
+
+@dataclass(frozen=True)
+class Check:
+    """A value check: ``convert`` returns the normalised value or raises ``ValueError``."""
+
+    describe: str
+    convert: Callable[[Any], Any]
+
+    def __call__(self, name: str, value: Any) -> Any:
+        try:
+            return self.convert(value)
+        except (ValueError, TypeError) as exc:
+            detail = f"; {exc}" if str(exc) else ""
+            raise ParameterError(f"{name} must be {self.describe} (got {value!r}{detail})") from None
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("not a number")
+    if not math.isfinite(value):
+        raise ValueError("not finite")
+    return float(value)
+
+
+def real(
+    *, gt: float | None = None, ge: float | None = None, lt: float | None = None, le: float | None = None
+) -> Check:
+    """A finite real number within the given bounds."""
+    parts = []
+    if gt is not None:
+        parts.append(f"> {gt:g}")
+    if ge is not None:
+        parts.append(f"≥ {ge:g}")
+    if lt is not None:
+        parts.append(f"< {lt:g}")
+    if le is not None:
+        parts.append(f"≤ {le:g}")
+    if gt is not None and lt is not None:
+        describe = f"a real number in the open interval ({gt:g}, {lt:g})"
+    else:
+        describe = "a real number" + (" " + " and ".join(parts) if parts else "")
+
+    def convert(value: Any) -> float:
+        x = _number(value)
+        if (
+            (gt is not None and not x > gt)
+            or (ge is not None and not x >= ge)
+            or (lt is not None and not x < lt)
+            or (le is not None and not x <= le)
+        ):
+            raise ValueError("")
+        return x
+
+    return Check(describe, convert)
+
+
+def integer(*, ge: int | None = None, le: int | None = None) -> Check:
+    """An integer within the given bounds."""
+    bounds = " and ".join(b for b in (ge is not None and f"≥ {ge}", le is not None and f"≤ {le}") if b)
+    describe = "an integer" + (f" {bounds}" if bounds else "")
+
+    def convert(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            else:
+                raise TypeError("not an integer")
+        if (ge is not None and value < ge) or (le is not None and value > le):
+            raise ValueError("")
+        return int(value)
+
+    return Check(describe, convert)
+
+
+def choice(*options: Any) -> Check:
+    """One of a fixed set of values."""
+
+    def convert(value: Any) -> Any:
+        if value not in options:
+            raise ValueError("")
+        return value
+
+    return Check("one of " + ", ".join(repr(o) for o in options), convert)
+
+
+def list_of(item: Check, *, min_len: int = 1, unique: bool = True) -> Check:
+    """A list of values each passing ``item``."""
+    describe = f"a list of at least {min_len} {'distinct ' if unique else ''}values, each {item.describe}"
+
+    def convert(value: Any) -> list[Any]:
+        if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+            raise TypeError("not a list")
+        out = [item.convert(v) for v in value]
+        if len(out) < min_len:
+            raise ValueError(f"it has {len(out)}")
+        if unique and len(set(out)) != len(out):
+            raise ValueError("values repeat")
+        return out
+
+    return Check(describe, convert)
+
+
+def eps_grid(*, allow_zero: bool = True) -> Check:
+    """A grid of privacy budgets: an increasing list, or ``{"start", "stop", "num"}`` for linspace."""
+    low = "≥ 0" if allow_zero else "> 0"
+    describe = (
+        f"a strictly increasing list of at least 2 privacy budgets {low}, or a mapping "
+        f"{{'start': a, 'stop': b, 'num': k}} with 0 ≤ a < b and k ≥ 2 (numpy.linspace)"
+    )
+
+    def convert(value: Any) -> list[float]:
+        if isinstance(value, Mapping):
+            if set(value) != {"start", "stop", "num"}:
+                raise ValueError("the mapping needs exactly the keys start, stop, num")
+            start, stop = _number(value["start"]), _number(value["stop"])
+            num = value["num"]
+            if isinstance(num, bool) or not isinstance(num, int) or num < 2 or not 0 <= start < stop:
+                raise ValueError("")
+            grid = np.linspace(start, stop, num).tolist()  # bit-for-bit the paper's grid
+        else:
+            grid = list_of(real(ge=0.0), min_len=2).convert(value)
+        if any(b <= a for a, b in itertools.pairwise(grid)):
+            raise ValueError("not strictly increasing")
+        if not allow_zero and grid[0] <= 0:
+            raise ValueError("ε must be > 0")
+        return grid
+
+    return Check(describe, convert)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One chapter parameter: its check, its meaning, and (optionally) per-mode defaults."""
+
+    check: Check
+    help: str
+    quick: Any = None
+    full: Any = None
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A chapter's parameters and the cross-parameter constraints between them."""
+
+    params: Mapping[str, Param]
+    constraints: tuple[Callable[[dict[str, Any]], None], ...] = field(default=())
+
+
+_COMMON = {
+    "mode": Param(choice("quick", "full"), "'quick' (CI-sized) or 'full' (the paper's sizes)"),
+    "seed": Param(integer(ge=0), "seed of every random draw in the chapter"),
+}
+
+
+def _panels_in_grid(values: dict[str, Any]) -> None:
+    if values["n_panel"] not in values["n_values"]:
+        raise ParameterError(
+            f"n_panel must be one of n_values {values['n_values']} (got {values['n_panel']})"
+        )
+    if values["p_panel"] not in values["p_values"]:
+        raise ParameterError(
+            f"p_panel must be one of p_values {values['p_values']} (got {values['p_panel']})"
+        )
+
+
+SCHEMAS: dict[str, Schema] = {
+    "power-tradeoff": Schema(
+        {
+            **_COMMON,
+            "n_values": Param(list_of(integer(ge=1)), "numbers of agents n (heat-map rows)"),
+            "p_values": Param(list_of(real(gt=0.5, lt=1.0)), "signal accuracies p (heat-map columns)"),
+            "alpha": Param(real(gt=0.0, lt=1.0), "test level α"),
+            "eps_grid": Param(eps_grid(), "privacy budgets ε of the power curves and of the argmin ε*"),
+            "mc_samples": Param(
+                integer(ge=2), "Monte Carlo draws per hypothesis and ε (Laplace)", quick=5000, full=5000
+            ),
+            "n_panel": Param(integer(ge=1), "n of the power-vs-ε curves over p (middle panels)"),
+            "p_panel": Param(real(gt=0.5, lt=1.0), "p of the power-vs-ε curves over n (left panels)"),
+        },
+        constraints=(_panels_in_grid,),
+    ),
+    "reproducibility": Schema({**_COMMON}),
+}
+
+
+def schema(chapter_id: str) -> Schema:
+    """The schema of a chapter, or an error listing the known chapter ids."""
+    try:
+        return SCHEMAS[chapter_id]
+    except KeyError:
+        known = ", ".join(sorted(SCHEMAS))
+        raise ParameterError(f"unknown chapter id {chapter_id!r}; known chapters: {known}") from None
+
+
+def resolve(chapter_id: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate a chapter's parameters and fill the mode defaults of those left at ``None``.
+
+    Parameters
+    ----------
+    chapter_id
+        The chapter, e.g. ``"power-tradeoff"``.
+    values
+        Every parameter of the chapter (the ``parameters`` cell with any overrides applied).
+
+    Returns
+    -------
+    dict
+        The normalised parameters, in schema order.
+    """
+    spec = schema(chapter_id)
+    unknown = sorted(set(values) - set(spec.params))
+    if unknown:
+        allowed = ", ".join(spec.params)
+        raise ParameterError(
+            f"unknown parameter(s) {', '.join(unknown)} for chapter {chapter_id!r}; allowed: {allowed}"
+        )
+    missing = sorted(set(spec.params) - set(values))
+    if missing:
+        raise ParameterError(f"chapter {chapter_id!r} is missing parameter(s) {', '.join(missing)}")
+    mode = spec.params["mode"].check("mode", values["mode"])
+    out: dict[str, Any] = {}
+    for name, param in spec.params.items():
+        value = values[name]
+        if value is None:
+            value = getattr(param, mode)
+            if value is None:
+                raise ParameterError(f"{name} must be set: it has no default in {mode} mode ({param.help})")
+        out[name] = param.check(name, value)
+    for constraint in spec.constraints:
+        constraint(out)
+    return out

@@ -1,0 +1,312 @@
+"""The privacy–power dilemma (paper 003, §2; Figures 1 and 2).
+
+``n`` agents each hold one binary signal ``s_i`` with ``P[s = 1 | θ = 1] = P[s = 0 | θ = 0] = p``,
+``p ∈ (1/2, 1)``. They test ``H0: θ = 0`` against ``H1: θ = 1`` at level ``α``. Each agent can test
+alone on its clean signal (power :func:`individual_power`), or the group can pool *privatised*
+signals: randomized response (exact binomial power, :func:`rr_power`) or Laplace noise on each
+agent's log-likelihood ratio (Monte Carlo power, :func:`laplace_power_mc`). The critical budget
+``ε*`` is the privacy budget above which the private collective test beats the individual one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import stats
+
+from dpnet.errors import ParameterError
+from dpnet.mechanisms import rr_flip_probability
+
+__all__ = [
+    "LaplacePower",
+    "LaplaceVariant",
+    "check_level",
+    "check_signal_accuracy",
+    "critical_budget_argmin",
+    "critical_budget_table",
+    "individual_power",
+    "laplace_power_grid",
+    "laplace_power_mc",
+    "rr_critical_budget_inf",
+    "rr_power",
+    "rr_power_grid",
+    "rr_threshold",
+]
+
+LaplaceVariant = Literal["paper", "as_published"]
+
+
+def check_signal_accuracy(p: float) -> float:
+    """Validate the signal accuracy ``p ∈ (1/2, 1)``."""
+    if not 0.5 < p < 1.0:
+        raise ParameterError(f"p (signal accuracy) must lie in the open interval (1/2, 1) (got {p})")
+    return float(p)
+
+
+def check_level(alpha: float) -> float:
+    """Validate the test level ``α ∈ (0, 1)``."""
+    if not 0.0 < alpha < 1.0:
+        raise ParameterError(f"alpha (test level) must lie in the open interval (0, 1) (got {alpha})")
+    return float(alpha)
+
+
+def _check_agents(n: int) -> int:
+    if int(n) != n or n < 1:
+        raise ParameterError(f"n (number of agents) must be an integer ≥ 1 (got {n})")
+    return int(n)
+
+
+def _check_eps(eps: ArrayLike) -> NDArray[np.float64]:
+    arr = np.asarray(eps, dtype=float)
+    if np.any(~np.isfinite(arr)) or np.any(arr < 0):
+        raise ParameterError(
+            "eps (privacy budget) must be finite and ≥ 0 (ε = 0 is the no-information limit)"
+        )
+    return arr
+
+
+def individual_power(p: float, alpha: float) -> float:
+    """Power ``β_IND`` of the most powerful (randomised) test on one clean signal.
+
+    The likelihood ratio is ``p/(1−p)`` for ``s = 1``. The Neyman–Pearson test rejects on
+    ``s = 1`` (probability ``1−p`` under H0) and randomises:
+
+    * ``1−p > α``: reject on ``s = 1`` with probability ``α/(1−p)``, so ``β = pα/(1−p)``;
+    * ``1−p ≤ α``: always reject on ``s = 1`` and on ``s = 0`` with probability
+      ``(α−(1−p))/p``, so ``β = p + (1−p)(α−1+p)/p``.
+    """
+    p = check_signal_accuracy(p)
+    alpha = check_level(alpha)
+    if 1.0 - p > alpha:
+        return p * alpha / (1.0 - p)
+    return p + (1.0 - p) * (alpha - 1.0 + p) / p
+
+
+def _rr_null_probability(p: float, eps: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Probability ``p'`` that a privatised report is 1 under H0."""
+    flip = rr_flip_probability(eps)
+    return p * flip + (1.0 - p) * (1.0 - flip)
+
+
+def rr_threshold(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float64]:
+    """Rejection threshold ``τ_RR``: reject H0 when ``Σ y_i > τ``, the (1−α) binomial quantile.
+
+    ``τ = min{k : P[Bin(n, p') > k] ≤ α}`` (``scipy.stats.binom.isf``).
+    """
+    n, p, alpha = _check_agents(n), check_signal_accuracy(p), check_level(alpha)
+    return stats.binom.isf(alpha, n, _rr_null_probability(p, _check_eps(eps)))
+
+
+def rr_power(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float64]:
+    """Exact power of the collective randomized-response test, paper eq. (1).
+
+    Each agent reports its bit flipped with probability ``p_ε = 1/(1+e^ε)``; the count of ones is
+    ``Bin(n, p')`` under H0 and ``Bin(n, 1−p')`` under H1, so
+    ``β_RR(ε) = P[Bin(n, 1−p') > τ_RR(ε)]`` (non-randomised boundary, as in the paper).
+
+    The power is non-decreasing in ε: as ε grows ``p'`` falls, so ``τ_RR`` can only fall and
+    ``1−p'`` can only rise. It is right-continuous, jumping up where ``τ_RR`` drops.
+    """
+    n, p, alpha = _check_agents(n), check_signal_accuracy(p), check_level(alpha)
+    eps_arr = _check_eps(eps)
+    null = _rr_null_probability(p, eps_arr)
+    tau = stats.binom.isf(alpha, n, null)
+    return stats.binom.sf(tau, n, 1.0 - null)
+
+
+def critical_budget_argmin(eps_grid: ArrayLike, power: ArrayLike, beta_ind: float) -> float:
+    """ε* as the published figures compute it: the grid point minimising ``|β_IND − β(ε)|``.
+
+    Ties go to the smallest ε (``numpy.argmin``). NaN powers are ignored.
+    """
+    eps_arr = np.asarray(eps_grid, dtype=float)
+    gap = np.abs(np.asarray(power, dtype=float) - beta_ind)
+    if eps_arr.shape != gap.shape or eps_arr.ndim != 1:
+        raise ParameterError("eps_grid and power must be 1-D arrays of the same length")
+    if np.all(np.isnan(gap)):
+        return float("nan")
+    return float(eps_arr[np.nanargmin(gap)])
+
+
+def rr_critical_budget_inf(
+    n: int, p: float, alpha: float, *, eps_max: float = 50.0, tol: float = 1e-10
+) -> float:
+    """Exact ε*_RR = inf{ε > 0 : β_RR(ε) ≥ β_IND}, paper eq. (2).
+
+    Because β_RR is non-decreasing and right-continuous in ε (see :func:`rr_power`), the set is an
+    interval ``[ε*, ∞)`` and bisection finds its left end to ``tol``. Returns ``inf`` when even
+    ``ε = eps_max`` (essentially clean pooled signals) does not reach ``β_IND``.
+    """
+    target = individual_power(p, alpha)
+
+    def reaches(eps: float) -> bool:
+        return bool(rr_power(n, p, eps, alpha) >= target)
+
+    if reaches(0.0):
+        return 0.0
+    if not reaches(eps_max):
+        return float("inf")
+    lo, hi = 0.0, eps_max
+    while hi - lo > tol:
+        mid = 0.5 * (lo + hi)
+        if reaches(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+@dataclass(frozen=True)
+class LaplacePower:
+    """Monte Carlo power of the Laplace collective test on a grid of ε.
+
+    Attributes
+    ----------
+    eps
+        The ε grid.
+    power
+        Estimated power at each ε (``α`` exactly at ε = 0, where the noise is infinite).
+    std_error
+        Binomial standard error of each estimate, ``sqrt(β(1−β)/M)``.
+    samples
+        ``M``, the number of draws under each hypothesis.
+    """
+
+    eps: NDArray[np.float64]
+    power: NDArray[np.float64]
+    std_error: NDArray[np.float64]
+    samples: int
+
+
+def laplace_power_mc(
+    n: int,
+    p: float,
+    eps: ArrayLike,
+    alpha: float,
+    samples: int,
+    rng: np.random.Generator,
+    *,
+    variant: LaplaceVariant = "paper",
+) -> LaplacePower:
+    """Monte Carlo power of the collective test on Laplace-privatised log-likelihood ratios.
+
+    With ``c = log(p/(1−p))`` and ``T`` the number of ones, the clean statistic is
+    ``Σ_i LLR_i = c(2T − n)``; ``T ~ Bin(n, 1−p)`` under H0 and ``Bin(n, p)`` under H1.
+
+    * ``variant="paper"`` (§2 text): each agent adds ``d_i ~ Lap(Δ/ε)`` to its LLR, with
+      ``Δ = 2c`` the sensitivity of one LLR to its signal.
+    * ``variant="as_published"`` (the authors' notebook, which drew Figure 2): each agent adds
+      independent ``Lap(Δ/ε)`` noise to the log-likelihood of *each* state, so its LLR carries
+      the difference of two Laplace variables: twice the noise variance for the same ε.
+
+    Dividing by ``c`` leaves ``S = 2T − n + (2/ε)·Z`` with ``Z`` a sum of standard Laplace
+    variables, so the power does not depend on ``c`` beyond ``T``'s law. The threshold is the
+    empirical (1−α) quantile of ``M`` H0 draws and the power the fraction of ``M`` H1 draws strictly
+    above it, as in the paper. The same draws serve every ε (common random numbers): each ε still
+    uses ``M + M`` draws of the right law, and the curve is smooth in ε.
+    """
+    n, p, alpha = _check_agents(n), check_signal_accuracy(p), check_level(alpha)
+    eps_arr = _check_eps(eps)
+    if eps_arr.ndim != 1:
+        raise ParameterError("eps must be a 1-D grid of privacy budgets")
+    if int(samples) != samples or samples < 2:
+        raise ParameterError(
+            f"samples (Monte Carlo draws per hypothesis) must be an integer ≥ 2 (got {samples})"
+        )
+    if variant not in ("paper", "as_published"):
+        raise ParameterError(f"variant must be 'paper' or 'as_published' (got {variant!r})")
+    samples = int(samples)
+
+    clean = {h: 2.0 * rng.binomial(n, q, size=samples) - n for h, q in (("H0", 1.0 - p), ("H1", p))}
+    terms = 1 if variant == "paper" else 2
+    noise = {h: rng.laplace(size=(samples, n * terms)).sum(axis=1) for h in ("H0", "H1")}
+
+    power = np.full(eps_arr.shape, alpha, dtype=float)
+    positive = eps_arr > 0
+    if positive.any():
+        scale = (2.0 / eps_arr[positive])[:, None]
+        null = clean["H0"][None, :] + scale * noise["H0"][None, :]
+        alt = clean["H1"][None, :] + scale * noise["H1"][None, :]
+        threshold = np.quantile(null, 1.0 - alpha, axis=1)
+        power[positive] = (alt > threshold[:, None]).mean(axis=1)
+    std_error = np.sqrt(power * (1.0 - power) / samples)
+    return LaplacePower(eps=eps_arr, power=power, std_error=std_error, samples=samples)
+
+
+def rr_power_grid(
+    n_values: ArrayLike, p_values: ArrayLike, eps: ArrayLike, alpha: float
+) -> NDArray[np.float64]:
+    """Exact RR power for every (n, p) cell: array of shape ``(len(n_values), len(p_values), len(eps))``."""
+    return np.array(
+        [[rr_power(n, p, eps, alpha) for p in np.atleast_1d(p_values)] for n in np.atleast_1d(n_values)]
+    )
+
+
+def critical_budget_table(
+    eps: ArrayLike, power: NDArray[np.float64], p_values: ArrayLike, alpha: float
+) -> NDArray[np.float64]:
+    """Published-procedure ε* (grid argmin) for each (n, p) cell of a power grid ``(n, p, ε)``."""
+    p_arr = np.atleast_1d(np.asarray(p_values, dtype=float))
+    return np.array(
+        [
+            [
+                critical_budget_argmin(eps, power[i, j], individual_power(p, alpha))
+                for j, p in enumerate(p_arr)
+            ]
+            for i in range(power.shape[0])
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class _LaplaceCell:
+    n: int
+    p: float
+    eps: tuple[float, ...]
+    alpha: float
+    samples: int
+
+
+def _laplace_cell(cell: _LaplaceCell, rng: np.random.Generator) -> dict[str, LaplacePower]:
+    return {
+        variant: laplace_power_mc(cell.n, cell.p, cell.eps, cell.alpha, cell.samples, rng, variant=variant)
+        for variant in ("paper", "as_published")
+    }
+
+
+def laplace_power_grid(
+    n_values: ArrayLike,
+    p_values: ArrayLike,
+    eps: ArrayLike,
+    alpha: float,
+    samples: int,
+    *,
+    seed: int,
+    n_jobs: int | None = None,
+) -> dict[LaplaceVariant, tuple[NDArray[np.float64], NDArray[np.float64]]]:
+    """Laplace Monte Carlo power for every (n, p) cell and both noise variants.
+
+    One sweep task per cell (seeded from ``seed`` by :func:`dpnet.sweep.run_sweep`), each drawing
+    fresh signals and noise for the ``"paper"`` and ``"as_published"`` variants.
+
+    Returns
+    -------
+    dict
+        ``variant → (power, std_error)``, each of shape ``(len(n_values), len(p_values), len(eps))``.
+    """
+    from dpnet.sweep import run_sweep
+
+    n_arr, p_arr = np.atleast_1d(n_values), np.atleast_1d(p_values)
+    eps_t = tuple(float(e) for e in np.atleast_1d(eps))
+    cells = [_LaplaceCell(int(n), float(p), eps_t, alpha, samples) for n in n_arr for p in p_arr]
+    out = run_sweep(_laplace_cell, cells, seed=seed, n_jobs=n_jobs, desc="Laplace power")
+    shape = (len(n_arr), len(p_arr), len(eps_t))
+    grid: dict[LaplaceVariant, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
+    for variant in ("paper", "as_published"):
+        power = np.array([cell[variant].power for cell in out]).reshape(shape)
+        error = np.array([cell[variant].std_error for cell in out]).reshape(shape)
+        grid[variant] = (power, error)
+    return grid

@@ -1,0 +1,111 @@
+"""The one Monte Carlo sweep helper every chapter uses.
+
+A sweep maps a function over a list of tasks. Task ``k`` receives its own
+:class:`numpy.random.Generator`, spawned from the chapter seed with
+:class:`numpy.random.SeedSequence`, so results depend only on ``(seed, tasks)``: never on the
+number of workers, on the order tasks finish in, or on what ran before. Tasks run in parallel
+over processes with joblib, with a progress bar on the terminal that started the run.
+
+A cluster backend (dask, ray, …) can be added here and nowhere else: chapters only call
+:func:`run_sweep`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import numpy as np
+from joblib import Parallel, delayed
+from tqdm import tqdm
+
+from dpnet.errors import ParameterError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+__all__ = ["default_jobs", "progress_enabled", "run_sweep", "task_generators"]
+
+
+def default_jobs() -> int:
+    """Number of worker processes: ``DPNET_JOBS`` if set, else 1 (``-1`` means every core)."""
+    raw = os.environ.get("DPNET_JOBS", "1")
+    try:
+        jobs = int(raw)
+    except ValueError as exc:
+        raise ParameterError(f"DPNET_JOBS must be an integer ≥ 1 or -1 (got {raw!r})") from exc
+    if jobs == 0 or jobs < -1:
+        raise ParameterError(f"DPNET_JOBS must be an integer ≥ 1 or -1 (got {jobs})")
+    return jobs
+
+
+def progress_enabled() -> bool:
+    """Progress bars are on unless ``DPNET_PROGRESS=0`` (the tests set it)."""
+    return os.environ.get("DPNET_PROGRESS", "1") != "0"
+
+
+def task_generators(seed: int, n_tasks: int) -> list[np.random.Generator]:
+    """Independent generators for ``n_tasks`` tasks, spawned from ``seed``.
+
+    Spawning (rather than ``seed + k``) gives statistically independent streams.
+    """
+    if n_tasks < 0:
+        raise ParameterError(f"n_tasks must be ≥ 0 (got {n_tasks})")
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n_tasks)]
+
+
+def run_sweep(
+    func: Callable[[T, np.random.Generator], R],
+    tasks: Sequence[T],
+    *,
+    seed: int,
+    n_jobs: int | None = None,
+    desc: str = "sweep",
+) -> list[R]:
+    """Evaluate ``func(task, rng)`` for every task, each with its own seeded generator.
+
+    Parameters
+    ----------
+    func
+        A picklable function (module level) of one task and a generator.
+    tasks
+        The task descriptions, in the order results are returned.
+    seed
+        The chapter seed; task ``k`` gets the ``k``-th child of ``SeedSequence(seed)``.
+    n_jobs
+        Worker processes (default :func:`default_jobs`). Results are identical for every value.
+    desc
+        Label of the progress bar.
+
+    Returns
+    -------
+    list
+        ``[func(tasks[0], rng_0), func(tasks[1], rng_1), ...]``.
+    """
+    tasks = list(tasks)
+    jobs = default_jobs() if n_jobs is None else n_jobs
+    rngs = task_generators(seed, len(tasks))
+    # The bar goes to the real stderr of the process: under papermill that is the terminal that
+    # launched the book, not a notebook output cell.
+    bar = tqdm(
+        total=len(tasks),
+        desc=desc,
+        file=sys.__stderr__,
+        disable=not progress_enabled(),
+        mininterval=0.5 if sys.__stderr__ is not None and sys.__stderr__.isatty() else 10.0,
+        leave=False,
+    )
+    results: list[R] = []
+    with bar:
+        if jobs == 1 or len(tasks) <= 1:
+            for task, rng in zip(tasks, rngs, strict=True):
+                results.append(func(task, rng))
+                bar.update()
+        else:
+            parallel = Parallel(n_jobs=jobs, return_as="generator")
+            for result in parallel(delayed(func)(t, g) for t, g in zip(tasks, rngs, strict=True)):
+                results.append(result)
+                bar.update()
+    return results

@@ -1,0 +1,175 @@
+"""The book runner: chapter discovery, parameter errors, atomic results, skipping, and a full build."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from dpnet import book
+from dpnet.errors import ChapterError, ParameterError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HEADER = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+    format_version: 0.13
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+# Report stand-in
+
+```{code-cell} ipython3
+:tags: [parameters]
+
+mode = "quick"
+seed = 0
+```
+
+```{code-cell} ipython3
+from dpnet.results import Results
+
+results = Results("reproducibility", {"mode": mode, "seed": seed})
+results.metric("value", BODY)
+```
+"""
+
+
+def fake_root(tmp_path: Path, body: str) -> Path:
+    """A minimal book whose only chapter has the id `reproducibility` (it has a schema)."""
+    (tmp_path / "chapters").mkdir(exist_ok=True)
+    (tmp_path / "_toc.yml").write_text(
+        "format: jb-book\nroot: intro\nchapters:\n  - file: chapters/reproducibility\n"
+    )
+    (tmp_path / "chapters" / "reproducibility.md").write_text(HEADER.replace("BODY", body))
+    return tmp_path
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "dpnet.book", *args], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def test_chapter_ids_from_file_names() -> None:
+    assert book.chapter_id("01_power_tradeoff") == "power-tradeoff"
+    assert book.chapter_id("reproducibility") == "reproducibility"
+    assert list(book.chapters())[:2] == ["reproducibility", "power-tradeoff"]
+
+
+def test_parameters_cell_is_read_as_literals() -> None:
+    defaults = book.read_defaults(book.get_chapter("power-tradeoff"))
+    assert (
+        defaults["mode"] == "quick"
+        and defaults["alpha"] == 0.05
+        and defaults["n_values"] == [25, 50, 75, 100]
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "nope"], r"unknown chapter id 'nope'; known chapters: reproducibility, power-tradeoff"),
+        (
+            ["run", "power-tradeoff", "-p", "alpha", "1.5"],
+            r"alpha must be a real number in the open interval \(0, 1\)",
+        ),
+        (["run", "power-tradeoff", "-p", "p_values", "[0.4, 0.7]"], r"p_values must be"),
+        (["run", "power-tradeoff", "-p", "n_values", "[0]"], r"n_values must be .*≥ 1"),
+        (["run", "power-tradeoff", "-p", "eps_grid", "[0, -1]"], r"eps_grid must be"),
+        (
+            ["run", "power-tradeoff", "-p", "epsilon", "1"],
+            r"unknown parameter\(s\) epsilon .*allowed: mode, seed",
+        ),
+        (["build", "--jobs", "0"], r"--jobs must be an integer ≥ 1"),
+    ],
+)
+def test_cli_bad_input_fails_before_running(args: list[str], message: str) -> None:
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert re.search(message, proc.stderr), proc.stderr
+
+
+def test_failed_chapter_leaves_previous_results(tmp_path: Path) -> None:
+    root = fake_root(tmp_path, "41")
+    assert book.run_chapter("reproducibility", root=root) == "ran"
+    metrics = root / "results" / "reproducibility" / "metrics.json"
+    assert json.loads(metrics.read_text())["value"] == 41
+    assert book.run_chapter("reproducibility", root=root) == "up to date"
+    before = metrics.read_text()
+
+    fake_root(tmp_path, "1 / 0")
+    with pytest.raises(ChapterError, match=r"ZeroDivisionError.*previous results are untouched"):
+        book.run_chapter("reproducibility", root=root)
+    assert metrics.read_text() == before
+    assert not list((root / "results").glob(".staging-*"))
+    assert (root / "results" / "_failed" / "reproducibility.ipynb").exists()
+
+    fake_root(tmp_path, "42")
+    assert book.run_chapter("reproducibility", root=root, overrides={"seed": 5}) == "ran"
+    data = json.loads(metrics.read_text())
+    assert data["value"] == 42 and data["parameters"]["seed"] == 5
+    nb = nbformat.read(root / "results" / "reproducibility" / "reproducibility.ipynb", as_version=4)
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert injected and "remove-cell" in injected[0].metadata["tags"]
+
+
+def test_unknown_override_is_rejected(tmp_path: Path) -> None:
+    root = fake_root(tmp_path, "1")
+    with pytest.raises(ParameterError, match=r"unknown parameter\(s\) colour"):
+        book.run_chapter("reproducibility", root=root, overrides={"colour": "red"})
+
+
+@pytest.mark.book
+def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
+    """Build the book in quick mode in a copy of the repository; check pages, images and notebooks."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name in ("_config.yml", "_toc.yml"):
+        shutil.copy2(ROOT / name, root / name)
+    for folder in ("book", "chapters"):
+        shutil.copytree(ROOT / folder, root / folder)
+    html = book.build_book(mode="quick", jobs=2, root=root)
+
+    toc_pages = [f for f in book._toc_files(__import__("yaml").safe_load((root / "_toc.yml").read_text()))]
+    for page in ["book/intro", *toc_pages]:
+        assert (html / f"{page}.html").exists(), f"missing page {page}"
+    for page in html.rglob("*.html"):
+        for src in re.findall(r'<img[^>]+src="([^"]+)"', page.read_text()):
+            if not src.startswith(("data:", "http")):
+                assert (page.parent / src).exists(), f"{page.name} references missing image {src}"
+    for executed in (root / "results").glob("*/*.ipynb"):
+        nb = nbformat.read(executed, as_version=4)
+        errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+        assert not errors, f"{executed.name} holds error outputs"
+
+    metrics = json.loads((root / "results" / "power-tradeoff" / "metrics.json").read_text())
+    for key in (
+        "beta_ind",
+        "rr_critical_budget",
+        "rr_critical_budget_inf",
+        "laplace_critical_budget",
+        "rr_power",
+        "laplace_power",
+    ):
+        assert key in metrics, key
+    checks = [c for item in metrics["reproduction"].values() for c in item["checks"]]
+    assert checks and all(c["passed"] for c in checks), [c for c in checks if not c["passed"]]
+    figures = root / "results" / "power-tradeoff" / "figures"
+    assert {p.suffix for p in figures.iterdir()} == {".png", ".svg"}
+    report = json.loads((root / "results" / "reproducibility" / "metrics.json").read_text())
+    statuses = {(r["paper"], r["item"]): r["status"] for r in report["status"]}
+    assert statuses[("003", "Fig 1")] == "reproduced"
+    assert statuses[("003", "Fig 2")] == "reproduced with documented deviation"

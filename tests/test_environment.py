@@ -1,0 +1,58 @@
+"""pyproject.toml and environment.yml pin the same packages at the same versions."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import yaml
+from packaging.markers import default_environment
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parents[1]
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+def pyproject_pins() -> dict[str, str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    env = {**default_environment(), "python_version": "3.11", "python_full_version": "3.11.0"}
+    pins = {}
+    for line in [*project["dependencies"], *project["optional-dependencies"]["dev"]]:
+        req = Requirement(line)
+        if req.marker is None or req.marker.evaluate(env):
+            (spec,) = req.specifier
+            assert spec.operator == "==", f"{line} is not pinned exactly"
+            pins[canonicalize_name(req.name)] = spec.version
+    return pins
+
+
+def conda_pins() -> dict[str, str]:
+    deps = yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"]
+    pins = {}
+    for dep in deps:
+        if isinstance(dep, str) and "=" in dep:
+            name, version = dep.split("=", 1)
+            if name != "python":
+                pins[canonicalize_name(name)] = version
+    return pins
+
+
+def test_every_pyproject_pin_is_in_environment_yml() -> None:
+    assert pyproject_pins() == conda_pins()
+
+
+def test_python_310_pins_exist_for_every_marker_split_package() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    env310 = {**default_environment(), "python_version": "3.10", "python_full_version": "3.10.0"}
+    names = [
+        Requirement(d).name
+        for d in project["dependencies"]
+        if Requirement(d).marker is None or Requirement(d).marker.evaluate(env310)
+    ]
+    names311 = list(pyproject_pins())
+    assert {canonicalize_name(n) for n in names} >= set(names311) - {"pytest", "ruff"}

@@ -1,0 +1,56 @@
+"""Chapter parameter validation: every bad value stops with the parameter's name and range."""
+
+from __future__ import annotations
+
+import pytest
+
+from dpnet.errors import ParameterError
+from dpnet.params import resolve
+
+GOOD = {
+    "mode": "quick",
+    "seed": 1,
+    "n_values": [25, 50],
+    "p_values": [0.6, 0.7],
+    "alpha": 0.05,
+    "eps_grid": {"start": 0.0, "stop": 5.0, "num": 100},
+    "mc_samples": None,
+    "n_panel": 50,
+    "p_panel": 0.7,
+}
+
+
+def test_defaults_resolve_and_fill_mode_defaults() -> None:
+    quick = resolve("power-tradeoff", GOOD)
+    assert quick["mc_samples"] == 5000  # the chapter is fast: both modes use the paper's size
+    assert len(quick["eps_grid"]) == 100 and quick["eps_grid"][0] == 0.0 and quick["eps_grid"][-1] == 5.0
+    full = resolve("power-tradeoff", {**GOOD, "mode": "full"})
+    assert full["mc_samples"] == 5000
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("alpha", 0.0, r"alpha must be a real number in the open interval \(0, 1\)"),
+        ("p_values", [0.5, 0.7], r"p_values must be a list .* in the open interval \(0.5, 1\)"),
+        ("p_values", [0.7, 1.2], r"p_values"),
+        ("n_values", [0, 10], r"n_values must be .* integer ≥ 1"),
+        ("eps_grid", [0.5, -1.0], r"eps_grid must be .* ≥ 0"),
+        ("eps_grid", [1.0, 0.5], r"eps_grid .*strictly increasing"),
+        ("eps_grid", {"start": 0, "stop": 5}, r"eps_grid"),
+        ("mode", "fast", r"mode must be one of 'quick', 'full'"),
+        ("mc_samples", 1, r"mc_samples must be an integer ≥ 2"),
+        ("seed", -3, r"seed must be an integer ≥ 0"),
+        ("n_panel", 75, r"n_panel must be one of n_values"),
+    ],
+)
+def test_bad_values_name_parameter_and_range(name: str, value: object, message: str) -> None:
+    with pytest.raises(ParameterError, match=message):
+        resolve("power-tradeoff", {**GOOD, name: value})
+
+
+def test_unknown_parameter_and_chapter() -> None:
+    with pytest.raises(ParameterError, match=r"unknown parameter\(s\) epsilon .* allowed: mode, seed"):
+        resolve("power-tradeoff", {**GOOD, "epsilon": 1})
+    with pytest.raises(ParameterError, match=r"unknown chapter id 'nope'; known chapters: .*power-tradeoff"):
+        resolve("nope", GOOD)

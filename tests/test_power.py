@@ -1,0 +1,159 @@
+"""The privacy–power dilemma against exact formulas and the paper's published numbers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dpnet import power, reference
+from dpnet.errors import ParameterError
+
+GRID = np.linspace(0.0, 5.0, 100)
+
+
+def rr_power_by_enumeration(n: int, p: float, eps: float, alpha: float) -> float:
+    """Eq. (1) summed term by term over the binomial support (no scipy quantile functions)."""
+    flip = 1.0 / (1.0 + math.exp(eps))
+    null = p * flip + (1 - p) * (1 - flip)
+    pmf0 = [math.comb(n, k) * null**k * (1 - null) ** (n - k) for k in range(n + 1)]
+    pmf1 = [math.comb(n, k) * (1 - null) ** k * null ** (n - k) for k in range(n + 1)]
+    tau = next(k for k in range(n + 1) if sum(pmf0[k + 1 :]) <= alpha)
+    return sum(pmf1[tau + 1 :])
+
+
+@pytest.mark.parametrize(("p", "expected"), [(0.6, 0.075), (0.7, 0.05 * 0.7 / 0.3), (0.8, 0.2), (0.9, 0.45)])
+def test_individual_power_matches_neyman_pearson(p: float, expected: float) -> None:
+    assert power.individual_power(p, 0.05) == pytest.approx(expected, abs=1e-12)
+
+
+def test_individual_power_when_level_exceeds_error() -> None:
+    # 1 − p < α: reject on s = 1 always, on s = 0 with probability (α − 1 + p)/p
+    p, alpha = 0.97, 0.05
+    size = (1 - p) + p * (alpha - 1 + p) / p
+    assert size == pytest.approx(alpha)
+    assert power.individual_power(p, alpha) == pytest.approx(p + (1 - p) * (alpha - 1 + p) / p)
+
+
+@pytest.mark.parametrize("n", [1, 7, 25, 100])
+@pytest.mark.parametrize("p", [0.6, 0.9])
+@pytest.mark.parametrize("eps", [0.0, 0.3, 1.0, 4.0])
+def test_rr_power_equals_binomial_enumeration(n: int, p: float, eps: float) -> None:
+    assert power.rr_power(n, p, eps, 0.05) == pytest.approx(
+        rr_power_by_enumeration(n, p, eps, 0.05), abs=1e-10
+    )
+
+
+def test_rr_threshold_is_a_level_alpha_test() -> None:
+    for n in (25, 100):
+        for eps in (0.2, 1.0, 3.0):
+            tau = power.rr_threshold(n, 0.7, eps, 0.05)
+            flip = 1 / (1 + math.exp(eps))
+            null = 0.7 * flip + 0.3 * (1 - flip)
+            assert stats.binom.sf(tau, n, null) <= 0.05 < stats.binom.sf(tau - 1, n, null)
+
+
+def test_rr_power_is_monotone_in_eps() -> None:
+    fine = np.linspace(0, 5, 20001)
+    for n in reference.FIG1_N:
+        for p in reference.FIG1_P:
+            assert np.all(np.diff(power.rr_power(n, p, fine, 0.05)) >= -1e-12)
+
+
+def test_rr_critical_budget_grid_equals_published_heatmap() -> None:
+    rr = power.rr_power_grid(reference.FIG1_N, reference.FIG1_P, GRID, 0.05)
+    table = power.critical_budget_table(GRID, rr, reference.FIG1_P, 0.05)
+    np.testing.assert_array_equal(np.round(table, 2), np.array(reference.FIG1_RR_CRITICAL_BUDGET))
+    assert np.all(np.isin(table, GRID))  # values are grid points, e.g. 0.3535 printed as 0.35
+
+
+def test_rr_critical_budget_inf_is_the_crossing() -> None:
+    for n in reference.FIG1_N:
+        for p in reference.FIG1_P:
+            star = power.rr_critical_budget_inf(n, p, 0.05)
+            target = power.individual_power(p, 0.05)
+            assert power.rr_power(n, p, star, 0.05) >= target
+            assert power.rr_power(n, p, star - 1e-8, 0.05) < target
+            assert star < 1.0  # the paper's claim
+
+
+def test_rr_critical_budget_inf_unreachable_is_inf() -> None:
+    # one agent with a non-randomised boundary never reaches the randomised individual test
+    assert power.rr_critical_budget_inf(1, 0.7, 0.05) == math.inf
+
+
+def test_critical_budget_argmin_breaks_ties_low() -> None:
+    assert power.critical_budget_argmin([0.0, 1.0, 2.0], [0.25, 0.5, 0.75], 0.625) == 1.0  # exact tie
+
+
+def test_laplace_power_is_alpha_at_zero_and_reproducible() -> None:
+    eps = [0.0, 0.5, 1.0, 2.0]
+    a = power.laplace_power_mc(100, 0.7, eps, 0.05, 5000, np.random.default_rng(1))
+    b = power.laplace_power_mc(100, 0.7, eps, 0.05, 5000, np.random.default_rng(1))
+    np.testing.assert_array_equal(a.power, b.power)
+    assert a.power[0] == 0.05
+
+
+def test_laplace_paper_variant_against_exact_convolution() -> None:
+    """Monte Carlo power against the exact law of 2T − n + (2/ε)ΣZ computed by numerical quadrature."""
+    n, p, eps, alpha = 25, 0.7, 1.0, 0.05
+    k = np.arange(n + 1)
+    grid = np.linspace(-60, 60, 24001)
+    dx = grid[1] - grid[0]
+    lap = 0.5 * np.exp(-np.abs(grid))  # density of one Lap(1)
+    density = lap.copy()
+    for _ in range(n - 1):
+        density = np.convolve(density, lap, mode="same") * dx
+    noise_cdf = np.cumsum(density) * dx  # CDF of ΣZ on the grid
+
+    def sf(threshold: float, q: float) -> float:
+        weights = stats.binom.pmf(k, n, q)
+        z = (threshold - (2 * k - n)) * eps / 2
+        return float(np.sum(weights * (1 - np.interp(z, grid, noise_cdf))))
+
+    from scipy.optimize import brentq
+
+    tau = brentq(lambda t: sf(t, 1 - p) - alpha, -60, 60)
+    exact = sf(tau, p)
+    mc = [
+        power.laplace_power_mc(n, p, [eps], alpha, 5000, np.random.default_rng(s)).power[0] for s in range(8)
+    ]
+    assert np.mean(mc) == pytest.approx(exact, abs=4 * np.std(mc) / np.sqrt(8) + 0.01)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_laplace_as_published_matches_paper_figure2(seed: int) -> None:
+    grid = power.laplace_power_grid(reference.FIG1_N, reference.FIG1_P, GRID, 0.05, 5000, seed=seed)
+    table = power.critical_budget_table(GRID, grid["as_published"][0], reference.FIG1_P, 0.05)
+    published = np.array(reference.FIG2_LAPLACE_CRITICAL_BUDGET)
+    gap = np.abs(table - published)
+    gap[0, 0] = 0.0  # the flat-curve cell n = 25, p = 0.6
+    assert gap.max() <= reference.FIG2_TOLERANCE
+    assert np.all(table < 1.0) and np.all(
+        power.critical_budget_table(GRID, grid["paper"][0], reference.FIG1_P, 0.05) < 1.0
+    )
+    # spec 003 §9 item 19: power at n = 100, p = 0.7, ε = 1 is 0.64 ± 0.03 (as published)
+    i_eps = np.argmin(np.abs(GRID - 1.0))
+    assert grid["as_published"][0][3, 1, i_eps] == pytest.approx(0.64, abs=0.03)
+
+
+def test_paper_variant_is_more_powerful_than_as_published() -> None:
+    grid = power.laplace_power_grid([50], [0.7], [0.5, 1.0, 2.0], 0.05, 20000, seed=3)
+    assert np.all(grid["paper"][0] > grid["as_published"][0])
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: power.individual_power(0.5, 0.05), "p (signal accuracy)"),
+        (lambda: power.individual_power(0.7, 1.0), "alpha"),
+        (lambda: power.rr_power(0, 0.7, 1.0, 0.05), "n (number of agents)"),
+        (lambda: power.rr_power(10, 0.7, -1.0, 0.05), "eps"),
+        (lambda: power.laplace_power_mc(10, 0.7, [1.0], 0.05, 1, np.random.default_rng(0)), "samples"),
+    ],
+)
+def test_bad_parameters_name_themselves(call, name: str) -> None:
+    with pytest.raises(ParameterError, match=name.split()[0]):
+        call()

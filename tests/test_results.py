@@ -1,0 +1,64 @@
+"""The results contract: metrics.json, figures as PNG + SVG, tables as CSV, reproduction status."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpnet.errors import ParameterError
+from dpnet.results import Results, to_json
+
+
+@pytest.fixture
+def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Results:
+    monkeypatch.setenv("DPNET_RESULTS_DIR", str(tmp_path))
+    return Results("demo", {"seed": np.int64(3), "eps": np.array([0.5, 1.0])})
+
+
+def test_to_json_converts_numpy_and_non_finite() -> None:
+    assert to_json({"a": np.float64(np.nan), 1: (np.int32(2), np.inf), "b": np.bool_(True)}) == {
+        "a": None, "1": [2, None], "b": True,
+    }  # fmt: skip
+    with pytest.raises(TypeError, match="cannot store object"):
+        to_json(object())
+
+
+def test_metrics_written_at_top_level_with_parameters(results: Results, tmp_path: Path) -> None:
+    results.metric("beta", np.array([[1.0, 2.0]]))
+    data = json.loads((tmp_path / "metrics.json").read_text())
+    assert data["beta"] == [[1.0, 2.0]]
+    assert data["parameters"] == {"seed": 3, "eps": [0.5, 1.0]}
+    assert data["chapter"] == "demo"
+    with pytest.raises(ParameterError, match="reserved"):
+        results.metric("parameters", 1)
+
+
+def test_figures_and_tables(results: Results, tmp_path: Path) -> None:
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    png = results.figure(fig, "line")
+    assert png.exists() and png.with_suffix(".svg").exists()
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    csv = results.table(pd.DataFrame({"x": [1, 2]}), "xs")
+    assert pd.read_csv(csv)["x"].tolist() == [1, 2]
+    with pytest.raises(ParameterError, match="file name"):
+        results.table(pd.DataFrame(), "../escape")
+
+
+def test_status_from_checks_and_deviations(results: Results) -> None:
+    results.check("X Fig 1", "a", True)
+    assert results.status("X Fig 1") == "reproduced"
+    results.deviation("X Fig 1", "noise", "why")
+    assert results.status("X Fig 1") == "reproduced with documented deviation"
+    results.check("X Fig 1", "b", False)
+    assert results.status("X Fig 1") == "not reproduced"
+    with pytest.raises(ParameterError):
+        results.status("X Fig 2")
