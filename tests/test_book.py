@@ -111,7 +111,7 @@ def test_failed_chapter_leaves_previous_results(tmp_path: Path) -> None:
     before = metrics.read_text()
 
     fake_root(tmp_path, "1 / 0")
-    with pytest.raises(ChapterError, match=r"ZeroDivisionError.*previous results are untouched"):
+    with pytest.raises(ChapterError, match=r"(?s)ZeroDivisionError.*previous results are untouched"):
         book.run_chapter("reproducibility", root=root)
     assert metrics.read_text() == before
     assert not list((root / "results").glob(".staging-*"))

@@ -1,0 +1,20 @@
+"""Session-wide test environment, set at import time (before any test module imports dpnet).
+
+- ``DPNET_DATA_MIRROR``: the byte-exact dataset mirror ``../shared/data`` beside the repository, when it
+  exists and no mirror is configured already, so no test downloads anything.
+- ``DPNET_PROGRESS=0``: no progress bars.
+- ``MPLBACKEND=Agg``: Matplotlib never opens a window.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+
+if not os.environ.get("DPNET_DATA_MIRROR") and SHARED_DATA.is_dir():
+    os.environ["DPNET_DATA_MIRROR"] = str(SHARED_DATA)
+os.environ.setdefault("DPNET_PROGRESS", "0")
+os.environ.setdefault("MPLBACKEND", "Agg")
