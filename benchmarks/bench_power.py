@@ -15,7 +15,7 @@ import numpy as np
 
 os.environ.setdefault("DPNET_PROGRESS", "0")
 
-from dpnet import power, reference  # noqa: E402
+from dpnet import power, reference
 
 TARGET_SECONDS = 10.0
 
