@@ -11,8 +11,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import yaml
 
-from dpnet import book
+from dpnet import book, power, reference
 from dpnet.errors import ChapterError, ParameterError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,7 +144,7 @@ def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
         shutil.copytree(ROOT / folder, root / folder)
     html = book.build_book(mode="quick", jobs=2, root=root)
 
-    toc_pages = [f for f in book._toc_files(__import__("yaml").safe_load((root / "_toc.yml").read_text()))]
+    toc_pages = list(book._toc_files(yaml.safe_load((root / "_toc.yml").read_text())))
     for page in ["book/intro", *toc_pages]:
         assert (html / f"{page}.html").exists(), f"missing page {page}"
     for page in html.rglob("*.html"):
@@ -165,6 +166,8 @@ def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
         "laplace_power",
     ):
         assert key in metrics, key
+    published = [list(row) for row in reference.FIG1_RR_CRITICAL_BUDGET]
+    assert [[round(v, 2) for v in row] for row in metrics["rr_critical_budget"]] == published
     checks = [c for item in metrics["reproduction"].values() for c in item["checks"]]
     assert checks and all(c["passed"] for c in checks), [c for c in checks if not c["passed"]]
     figures = root / "results" / "power-tradeoff" / "figures"
@@ -173,3 +176,27 @@ def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
     statuses = {(r["paper"], r["item"]): r["status"] for r in report["status"]}
     assert statuses[("003", "Fig 1")] == "reproduced"
     assert statuses[("003", "Fig 2")] == "reproduced with documented deviation"
+
+
+@pytest.mark.book
+def test_chapter1_with_other_parameters_stays_correct(tmp_path: Path) -> None:
+    """Non-paper n, p, α: the exact crossings still hold and the published-figure checks are skipped."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    shutil.copy2(ROOT / "_toc.yml", root / "_toc.yml")
+    shutil.copytree(ROOT / "chapters", root / "chapters")
+    overrides = {"n_values": [10, 40], "p_values": [0.65, 0.95], "alpha": 0.1, "n_panel": 40, "p_panel": 0.65,
+                 "eps_grid": {"start": 0.0, "stop": 3.0, "num": 61}, "mc_samples": 3000}  # fmt: skip
+    assert book.run_chapter("power-tradeoff", root=root, overrides=overrides) == "ran"
+    metrics = json.loads((root / "results" / "power-tradeoff" / "metrics.json").read_text())
+    assert metrics["reproduction"] == {} and metrics["deviations"] == []
+    assert metrics["beta_ind"]["0.95"] == pytest.approx(0.95 + 0.05 * (0.1 - 0.05) / 0.95)
+    for i, n in enumerate([10, 40]):
+        for j, p in enumerate([0.65, 0.95]):
+            star = metrics["rr_critical_budget_inf"][i][j]
+            target = power.individual_power(p, 0.1)
+            if star is None:  # unreachable: even clean pooled signals miss the randomised test
+                assert power.rr_power(n, p, 50.0, 0.1) < target
+            else:
+                assert power.rr_power(n, p, star, 0.1) >= target > power.rr_power(n, p, star - 1e-8, 0.1)
+    assert len(metrics["laplace_power"]["eps"]) == 61

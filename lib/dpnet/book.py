@@ -277,13 +277,13 @@ def _first_line(exc: BaseException) -> str:
     return lines[-1] if lines else type(exc).__name__
 
 
-def _run_in_worker(cid: str, mode: str | None, force: bool) -> tuple[str, str, float]:
+def _run_in_worker(cid: str, mode: str | None, force: bool, root: Path) -> tuple[str, str, float]:
     start = time.perf_counter()
-    outcome = run_chapter(cid, mode=mode, force=force)
+    outcome = run_chapter(cid, mode=mode, force=force, root=root)
     return cid, outcome, time.perf_counter() - start
 
 
-def run_all(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool) -> None:
+def run_all(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, root: Path) -> None:
     """Run chapters, at most ``jobs`` at a time, reporting each with its elapsed time."""
     pending = list(ids)
     running: dict[Future[tuple[str, str, float]], tuple[str, float]] = {}
@@ -294,7 +294,7 @@ def run_all(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool) -> 
             while pending and len(running) < jobs:
                 cid = pending.pop(0)
                 _log(f"[{cid}] running ({mode or 'default'} mode)")
-                running[pool.submit(_run_in_worker, cid, mode, force)] = (cid, time.perf_counter())
+                running[pool.submit(_run_in_worker, cid, mode, force, root)] = (cid, time.perf_counter())
             done, _ = wait(running, timeout=HEARTBEAT_SECONDS, return_when=FIRST_COMPLETED)
             for future in done:
                 cid, started = running.pop(future)
@@ -344,15 +344,16 @@ def build_book(
     root = root or repo_root()
     start = time.perf_counter()
     ids = [cid for cid in chapters(root) if cid != REPORT_ID]
-    run_all(ids, mode=mode, jobs=jobs, force=force)
+    run_all(ids, mode=mode, jobs=jobs, force=force, root=root)
     if REPORT_ID in chapters(root):
-        run_all([REPORT_ID], mode=mode, jobs=1, force=force)
+        run_all([REPORT_ID], mode=mode, jobs=1, force=force, root=root)
     src = stage_book(root)
     out = root / "_build" / "staging"
     shutil.rmtree(out, ignore_errors=True)
     _log("[book] building HTML (jupyter-book, warnings are errors)")
     command = [
-        sys.executable, "-m", "jupyter_book", "build", str(src), "--path-output", str(out),
+        sys.executable, "-c", "from jupyter_book.cli.main import main; main()",
+        "build", str(src), "--path-output", str(out), "--all",
         "--warningiserror", "--keep-going", "--builder", "html",
     ]  # fmt: skip
     proc = subprocess.run(command, capture_output=True, text=True, check=False)
