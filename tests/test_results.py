@@ -44,7 +44,8 @@ def test_metrics_written_at_top_level_with_parameters(results: Results, tmp_path
 def test_figures_and_tables(results: Results, tmp_path: Path) -> None:
     fig, ax = plt.subplots()
     ax.plot([0, 1])
-    png = results.figure(fig, "line")
+    results.figure(fig, "line")
+    png = tmp_path / "figures" / "line.png"
     assert png.exists() and png.with_suffix(".svg").exists()
     assert png.read_bytes()[:4] == b"\x89PNG"
     csv = results.table(pd.DataFrame({"x": [1, 2]}), "xs")

@@ -21,8 +21,10 @@ import ast
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -40,6 +42,7 @@ __all__ = ["Chapter", "build_book", "chapters", "main", "read_defaults", "run_ch
 
 REPORT_ID = "reproducibility"
 HEARTBEAT_SECONDS = 30.0
+PROGRESS_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,28 @@ def _log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+class _ProgressRelay(threading.Thread):
+    """Relays the last progress-bar line a chapter's sweeps write to its log, while it runs."""
+
+    def __init__(self, cid: str, log: Path, every: float = PROGRESS_SECONDS) -> None:
+        super().__init__(daemon=True)
+        self.cid, self.log, self.every = cid, log, every
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        last = ""
+        while not self.stopped.wait(self.every):
+            text = self.log.read_text(errors="replace") if self.log.exists() else ""
+            lines = [seg.strip() for seg in re.split(r"[\r\n]", text) if seg.strip()]
+            if lines and lines[-1] != last:
+                last = lines[-1]
+                _log(f"[{self.cid}] {last}")
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join()
+
+
 def _hide_injected_cell(nb: Any) -> None:
     for cell in nb.cells:
         tags = cell.setdefault("metadata", {}).setdefault("tags", [])
@@ -222,6 +247,9 @@ def run_chapter(
     staging.mkdir(parents=True)
     os.environ["DPNET_RESULTS_DIR"] = str(staging)
     os.environ["DPNET_RESULTS_ROOT"] = str(root / "results")
+    os.environ["DPNET_PROGRESS_LOG"] = str(staging / "progress.log")
+    relay = _ProgressRelay(chapter.id, staging / "progress.log")
+    relay.start()
     import jupytext
 
     source_nb = staging / f"{chapter.stem}.source.ipynb"
@@ -248,8 +276,9 @@ def run_chapter(
             f"  executed notebook with the traceback: {failed.relative_to(root)}; {kept}"
         ) from exc
     finally:
-        os.environ.pop("DPNET_RESULTS_DIR", None)
-        os.environ.pop("DPNET_RESULTS_ROOT", None)
+        relay.stop()
+        for name in ("DPNET_RESULTS_DIR", "DPNET_RESULTS_ROOT", "DPNET_PROGRESS_LOG"):
+            os.environ.pop(name, None)
 
     nb = nbformat.read(executed, as_version=4)
     problems = _errors(nb)
@@ -264,6 +293,7 @@ def run_chapter(
     _hide_injected_cell(nb)
     nbformat.write(nb, executed)
     source_nb.unlink()
+    (staging / "progress.log").unlink(missing_ok=True)
     stamp_payload = {"sha256": stamp, "parameters": resolved, "finished": time.strftime("%Y-%m-%dT%H:%M:%S")}
     (staging / "fingerprint.json").write_text(json.dumps(stamp_payload, indent=1, default=str) + "\n")
     _swap_into_place(staging, target)

@@ -121,13 +121,13 @@ class Results:
         return self.metric(name, value)
 
     # files ---------------------------------------------------------------------------------
-    def figure(self, fig: Any, name: str) -> Path:
-        """Save a Matplotlib figure as PNG and SVG under ``figures/``; returns the PNG path."""
+    def figure(self, fig: Any, name: str) -> None:
+        """Save a Matplotlib figure as ``figures/<name>.png`` and ``.svg``, show it once, and close it."""
         _check_name(name)
         png = self.directory / "figures" / f"{name}.png"
         fig.savefig(png, dpi=150, bbox_inches="tight")
         fig.savefig(png.with_suffix(".svg"), bbox_inches="tight")
-        return png
+        _show(fig)
 
     def table(self, frame: Any, name: str) -> Path:
         """Write a pandas DataFrame to ``tables/<name>.csv``; returns the path."""
@@ -172,6 +172,20 @@ class Results:
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(payload, indent=1, allow_nan=False) + "\n")
         tmp.replace(path)
+
+
+def _show(fig: Any) -> None:
+    """Display a figure in a running IPython kernel and close it (no second inline copy)."""
+    import matplotlib.pyplot as plt
+
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:  # pragma: no cover - IPython ships with the book's dependencies
+        get_ipython = None
+    if get_ipython is not None and get_ipython() is not None:
+        display(fig)
+    plt.close(fig)
 
 
 def _check_name(name: str) -> None:

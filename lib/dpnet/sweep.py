@@ -4,7 +4,8 @@ A sweep maps a function over a list of tasks. Task ``k`` receives its own
 :class:`numpy.random.Generator`, spawned from the chapter seed with
 :class:`numpy.random.SeedSequence`, so results depend only on ``(seed, tasks)``: never on the
 number of workers, on the order tasks finish in, or on what ran before. Tasks run in parallel
-over processes with joblib, with a progress bar on the terminal that started the run.
+over processes with joblib, with a progress bar: in the notebook when run interactively, relayed
+to the terminal by the book runner (never stored in an executed notebook).
 
 A cluster backend (dask, ray, …) can be added here and nowhere else: chapters only call
 :func:`run_sweep`.
@@ -87,25 +88,31 @@ def run_sweep(
     tasks = list(tasks)
     jobs = default_jobs() if n_jobs is None else n_jobs
     rngs = task_generators(seed, len(tasks))
-    # The bar goes to the real stderr of the process: under papermill that is the terminal that
-    # launched the book, not a notebook output cell.
+    # Under the book runner (DPNET_PROGRESS_LOG set) the bar goes to a log file that the runner relays to
+    # the terminal, so it never lands in the executed notebook; interactively it shows in the notebook.
+    log_path = os.environ.get("DPNET_PROGRESS_LOG")
+    stream = open(log_path, "a", encoding="utf-8") if log_path else sys.stderr
     bar = tqdm(
         total=len(tasks),
         desc=desc,
-        file=sys.__stderr__,
+        file=stream,
         disable=not progress_enabled(),
-        mininterval=0.5 if sys.__stderr__ is not None and sys.__stderr__.isatty() else 10.0,
+        mininterval=1.0,
         leave=False,
     )
     results: list[R] = []
-    with bar:
-        if jobs == 1 or len(tasks) <= 1:
-            for task, rng in zip(tasks, rngs, strict=True):
-                results.append(func(task, rng))
-                bar.update()
-        else:
-            parallel = Parallel(n_jobs=jobs, return_as="generator")
-            for result in parallel(delayed(func)(t, g) for t, g in zip(tasks, rngs, strict=True)):
-                results.append(result)
-                bar.update()
+    try:
+        with bar:
+            if jobs == 1 or len(tasks) <= 1:
+                for task, rng in zip(tasks, rngs, strict=True):
+                    results.append(func(task, rng))
+                    bar.update()
+            else:
+                parallel = Parallel(n_jobs=jobs, return_as="generator")
+                for result in parallel(delayed(func)(t, g) for t, g in zip(tasks, rngs, strict=True)):
+                    results.append(result)
+                    bar.update()
+    finally:
+        if log_path:
+            stream.close()
     return results
