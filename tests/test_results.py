@@ -48,8 +48,8 @@ def test_figures_and_tables(results: Results, tmp_path: Path) -> None:
     png = tmp_path / "figures" / "line.png"
     assert png.exists() and png.with_suffix(".svg").exists()
     assert png.read_bytes()[:4] == b"\x89PNG"
-    csv = results.table(pd.DataFrame({"x": [1, 2]}), "xs")
-    assert pd.read_csv(csv)["x"].tolist() == [1, 2]
+    results.table(pd.DataFrame({"x": [1, 2]}), "xs")
+    assert pd.read_csv(tmp_path / "tables" / "xs.csv")["x"].tolist() == [1, 2]
     with pytest.raises(ParameterError, match="file name"):
         results.table(pd.DataFrame(), "../escape")
 

@@ -129,12 +129,10 @@ class Results:
         fig.savefig(png.with_suffix(".svg"), bbox_inches="tight")
         _show(fig)
 
-    def table(self, frame: Any, name: str) -> Path:
-        """Write a pandas DataFrame to ``tables/<name>.csv``; returns the path."""
+    def table(self, frame: Any, name: str) -> None:
+        """Write a pandas DataFrame to ``tables/<name>.csv``."""
         _check_name(name)
-        path = self.directory / "tables" / f"{name}.csv"
-        frame.to_csv(path, index=False)
-        return path
+        frame.to_csv(self.directory / "tables" / f"{name}.csv", index=False)
 
     # reproduction --------------------------------------------------------------------------
     def check(self, item: str, claim: str, passed: bool, detail: str = "") -> bool:
