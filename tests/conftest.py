@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+SHARED_DATA = (REPO_ROOT.parent / "shared" / "data").resolve()
 
 if not os.environ.get("DPNET_DATA_MIRROR") and SHARED_DATA.is_dir():
     os.environ["DPNET_DATA_MIRROR"] = str(SHARED_DATA)

@@ -20,7 +20,7 @@ from dpnet.data import Entry, cache_path, fetch, load_registry, sha256sum, statu
 from dpnet.errors import DataError, ParameterError
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+SHARED_DATA = (REPO_ROOT.parent / "shared" / "data").resolve()  # dpnet.data reports resolved paths
 REGISTRY = load_registry(REPO_ROOT / "data" / "registry.yml")
 SMALL = ("us_power_grid", "ieee_33_bus")  # small files: the only ones served over HTTP here
 BAD_SHA = "0" * 64
