@@ -6,18 +6,22 @@ PY := $(VENV)/bin/python
 MODE ?= full
 JOBS ?= 2
 CH ?=
+# The dataset mirror beside the repository, when there is one (machines without internet access)
+DPNET_DATA_MIRROR ?= $(abspath $(wildcard ../shared/data))
+export DPNET_DATA_MIRROR
 
-.PHONY: help env data book chapter test lint bench clean
+.PHONY: help env data book html chapter test lint bench clean
 
 help:
 	@echo "make book [MODE=full|quick] [JOBS=2]   execute every chapter and build _build/html"
 	@echo "make chapter CH=<id> [MODE=full|quick] execute one chapter into results/<id>/"
+	@echo "make html                               rebuild the HTML from the last runs (no execution)"
 	@echo "make test                               run the test suite (includes a quick build of the book)"
 	@echo "make lint | bench | data | clean"
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.10 or newer is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 10) else None'
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: install your system's venv package (Debian/Ubuntu: apt install python3-venv)"; exit 1; }
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev]"
 	@touch $@
@@ -29,6 +33,9 @@ data: env
 
 book: env data
 	$(PY) -m dpnet.book build --mode $(MODE) --jobs $(JOBS)
+
+html: env
+	$(PY) -m dpnet.book html
 
 chapter: env
 	@test -n "$(CH)" || { echo "usage: make chapter CH=<chapter id> (python -m dpnet.book list shows them)"; exit 2; }

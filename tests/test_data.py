@@ -356,3 +356,39 @@ def test_cli_fetch_and_list(
     assert all(name in listed for name in REGISTRY)
     monkeypatch.setenv("DPNET_DATA_MIRROR", str(tmp_path))  # empty: required files missing
     assert data.main(["fetch", "--all"]) == 1
+
+
+def test_download_path_with_synthetic_file(
+    offline: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Download, verify and cache a file served from 127.0.0.1 — no dataset mirror needed."""
+    import hashlib
+
+    served = tmp_path / "served" / "demo"
+    served.mkdir(parents=True)
+    payload = b"synthetic dataset\n" * 1000
+    (served / "demo.txt").write_bytes(payload)
+    handler = functools.partial(CountingHandler, directory=str(tmp_path / "served"))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.hits = []  # type: ignore[attr-defined]
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        registry = tmp_path / "reg.yml"
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/demo/demo.txt"
+        entry = {
+            "file": "demo/demo.txt", "sha256": hashlib.sha256(payload).hexdigest(), "url": url,
+            "source": "test", "licence": "none", "description": "synthetic", "optional": False,
+        }  # fmt: skip
+        registry.write_text(yaml.safe_dump({"demo": entry}))
+        monkeypatch.setenv("DPNET_REGISTRY", str(registry))
+        path = data.fetch("demo")
+        assert path.read_bytes() == payload and path.is_relative_to(offline)
+        assert data.fetch("demo") == path and httpd.hits == ["/demo/demo.txt"]  # cached
+        path.write_bytes(b"tampered")
+        with pytest.raises(DataError, match="delete"):
+            data.fetch("demo")
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=5)

@@ -15,6 +15,7 @@ GOOD = {
     "alpha": 0.05,
     "eps_grid": {"start": 0.0, "stop": 5.0, "num": 100},
     "mc_samples": None,
+    "mc_repeats": None,
     "n_panel": 50,
     "p_panel": 0.7,
 }

@@ -54,12 +54,30 @@ def test_figures_and_tables(results: Results, tmp_path: Path) -> None:
         results.table(pd.DataFrame(), "../escape")
 
 
-def test_status_from_checks_and_deviations(results: Results) -> None:
-    results.check("X Fig 1", "a", True)
-    assert results.status("X Fig 1") == "reproduced"
-    results.deviation("X Fig 1", "noise", "why")
-    assert results.status("X Fig 1") == "reproduced with documented deviation"
-    results.check("X Fig 1", "b", False)
-    assert results.status("X Fig 1") == "not reproduced"
-    with pytest.raises(ParameterError):
-        results.status("X Fig 2")
+def test_report_status_from_checks_and_deviations(results: Results, tmp_path: Path) -> None:
+    from dpnet import report
+
+    item = report.CATALOGUE[0]
+    results.chapter_id = item.chapter
+    results.check(item.key, "a", True)
+    (tmp_path / item.chapter).mkdir()
+    (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
+
+    def status() -> str:
+        table = report.status_table(tmp_path)
+        return table.loc[
+            table["chapter"].eq(item.chapter) & table["item"].eq(item.key.split(" ", 1)[1]), "status"
+        ].item()
+
+    assert status() == "reproduced"
+    results.deviation(item.key, "noise", "why")
+    (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
+    assert status() == "reproduced with documented deviation"
+    results.check(item.key, "b", False)
+    (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
+    assert status() == "not reproduced"
+    other = report.status_table(tmp_path)
+    assert set(other.loc[other["chapter"].ne(item.chapter), "status"]) <= {
+        "not yet",
+        "not checked in this run",
+    }

@@ -30,3 +30,11 @@ def test_bad_jobs_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DPNET_JOBS", "0")
     with pytest.raises(ParameterError, match="DPNET_JOBS"):
         run_sweep(draw, [1], seed=0)
+
+
+def test_keyed_streams_do_not_depend_on_position() -> None:
+    a = run_sweep(draw, [5, 6], seed=1, keys=[(0, 5), (0, 6)])
+    b = run_sweep(draw, [4, 6, 5], seed=1, keys=[(0, 4), (0, 6), (0, 5)])
+    assert a == [b[2], b[1]]
+    with pytest.raises(ParameterError, match="distinct"):
+        run_sweep(draw, [1, 2], seed=0, keys=[(1,), (1,)])

@@ -5,6 +5,10 @@ Modules are named for what they hold:
 
 - :mod:`dpnet.mechanisms` — Laplace and randomized-response mechanisms and an empirical ε-DP audit;
 - :mod:`dpnet.power` — the privacy–power dilemma (exact randomized-response power, Laplace Monte Carlo);
+- :mod:`dpnet.networks` — Metropolis–Hastings weights, graph families, spectral constants;
+- :mod:`dpnet.inference` — private distributed MLE (AM/GM, two-threshold), schedules, error rates;
+- :mod:`dpnet.reference` — numbers published in the papers and the checks against them;
+- :mod:`dpnet.plotting` — the figure idioms shared by the chapters;
 - :mod:`dpnet.sweep` — the one Monte Carlo sweep helper (seeded per task, parallel, with progress);
 - :mod:`dpnet.params` — chapter parameter schemas and validation;
 - :mod:`dpnet.results` — the results contract (metrics, figures, tables, glue);

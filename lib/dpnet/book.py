@@ -4,6 +4,7 @@
 
     python -m dpnet.book run <id> [--mode quick|full] [-p NAME VALUE]... [--force]
     python -m dpnet.book build [--mode quick|full] [--jobs N] [--force]
+    python -m dpnet.book html
     python -m dpnet.book list
 
 ``run`` executes one chapter with papermill into a fresh staging directory and, only if every
@@ -11,7 +12,8 @@ cell succeeds, swaps it into ``results/<id>/`` (metrics, figures, tables, execut
 chapter whose inputs (source, parameters, library code, data registry, pinned dependencies) have
 not changed since its last successful run is skipped. ``build`` runs every chapter of ``_toc.yml``
 (in parallel with ``--jobs``), then the reproducibility report, then builds the HTML with Jupyter
-Book (execution off, warnings as errors) and swaps it into ``_build/html``.
+Book (execution off, warnings as errors) and swaps it into ``_build/html``. ``html`` builds the
+HTML from the chapters' last runs, whatever their parameters, without executing them.
 """
 
 from __future__ import annotations
@@ -245,17 +247,17 @@ def run_chapter(
     staging = root / "results" / f".staging-{chapter.id}-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    os.environ["DPNET_RESULTS_DIR"] = str(staging)
-    os.environ["DPNET_RESULTS_ROOT"] = str(root / "results")
-    os.environ["DPNET_PROGRESS_LOG"] = str(staging / "progress.log")
-    relay = _ProgressRelay(chapter.id, staging / "progress.log")
-    relay.start()
-    import jupytext
-
     source_nb = staging / f"{chapter.stem}.source.ipynb"
-    jupytext.write(_notebook(chapter), source_nb)
     executed = staging / f"{chapter.stem}.ipynb"
+    relay = _ProgressRelay(chapter.id, staging / "progress.log")
     try:
+        import jupytext
+
+        jupytext.write(_notebook(chapter), source_nb)
+        os.environ["DPNET_RESULTS_DIR"] = str(staging)
+        os.environ["DPNET_RESULTS_ROOT"] = str(root / "results")
+        os.environ["DPNET_PROGRESS_LOG"] = str(staging / "progress.log")
+        relay.start()
         papermill.execute_notebook(
             str(source_nb),
             str(executed),
@@ -276,7 +278,8 @@ def run_chapter(
             f"  executed notebook with the traceback: {failed.relative_to(root)}; {kept}"
         ) from exc
     finally:
-        relay.stop()
+        if relay.is_alive():
+            relay.stop()
         for name in ("DPNET_RESULTS_DIR", "DPNET_RESULTS_ROOT", "DPNET_PROGRESS_LOG"):
             os.environ.pop(name, None)
 
@@ -403,10 +406,26 @@ def _parse_overrides(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:
     overrides: dict[str, Any] = {}
     for name, raw in pairs:
         try:
-            overrides[name] = yaml.safe_load(raw)
+            overrides[name] = _numbers(yaml.safe_load(raw))
         except yaml.YAMLError as exc:
             raise ParameterError(f"-p {name}: cannot read {raw!r} as YAML ({exc})") from None
     return overrides
+
+
+def _numbers(value: Any) -> Any:
+    """Read YAML 1.1's leftovers such as ``1e-2`` and ``1e5`` (strings to PyYAML) as numbers."""
+    if isinstance(value, list):
+        return [_numbers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _numbers(v) for k, v in value.items()}
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        integral = number.is_integer() and "." not in value and "e-" not in value.lower()
+        return int(number) if integral else number
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -422,16 +441,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     build.add_argument("--mode", choices=["quick", "full"], default=None)
     build.add_argument("--jobs", type=int, default=1, help="chapters executed in parallel")
     build.add_argument("--force", action="store_true", help="re-run every chapter")
+    sub.add_parser("html", help="build the HTML from the chapters' last runs, without executing them")
     sub.add_parser("list", help="list the chapters and the state of their results")
     args = parser.parse_args(argv)
     try:
         if args.command == "run":
             start = time.perf_counter()
+            overrides = _parse_overrides(args.p)
+            resolve_parameters(get_chapter(args.chapter), args.mode, overrides)  # fail before "running"
             _log(f"[{args.chapter}] running ({args.mode or 'default'} mode)")
-            outcome = run_chapter(
-                args.chapter, mode=args.mode, overrides=_parse_overrides(args.p), force=args.force
-            )
+            outcome = run_chapter(args.chapter, mode=args.mode, overrides=overrides, force=args.force)
             _log(f"[{args.chapter}] {outcome} ({time.perf_counter() - start:.1f} s): results/{args.chapter}/")
+            if outcome == "ran":
+                _log("the HTML and the reproducibility report predate this run: `python -m dpnet.book html`")
+        elif args.command == "html":
+            build_book(run=False)
         elif args.command == "build":
             if args.jobs < 1:
                 raise ParameterError(f"--jobs must be an integer ≥ 1 (got {args.jobs})")
@@ -439,7 +463,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             for chapter in chapters().values():
                 stamp = repo_root() / "results" / chapter.id / "fingerprint.json"
-                state = json.loads(stamp.read_text())["finished"] if stamp.exists() else "not run"
+                state = "not run"
+                if stamp.exists():
+                    last = json.loads(stamp.read_text())
+                    defaults = resolve_parameters(chapter, last["parameters"]["mode"], {})[1]
+                    kind = "default" if json.loads(json.dumps(defaults)) == last["parameters"] else "custom"
+                    state = f"{last['finished']}, {last['parameters']['mode']} mode, {kind} parameters"
                 print(f"{chapter.id:24s} {chapter.source.relative_to(repo_root())}  last run: {state}")
     except (ParameterError, ChapterError) as exc:
         _log(f"error: {exc}")

@@ -211,6 +211,9 @@ SCHEMAS: dict[str, Schema] = {
             "mc_samples": Param(
                 integer(ge=2), "Monte Carlo draws per hypothesis and ε (Laplace)", quick=5000, full=5000
             ),
+            "mc_repeats": Param(
+                integer(ge=1), "independent Monte Carlo runs of the Laplace heat map", quick=3, full=10
+            ),
             "n_panel": Param(integer(ge=1), "n of the power-vs-ε curves over p (middle panels)"),
             "p_panel": Param(real(gt=0.5, lt=1.0), "p of the power-vs-ε curves over n (left panels)"),
         },

@@ -42,17 +42,21 @@ def power_curves(
     *,
     errors: Mapping[str, ArrayLike] | None = None,
     title: str = "",
+    steps: bool = False,
 ) -> None:
     """Power against ε, one curve per label, with its individual-test power ``β_IND`` dashed.
 
     ``reference`` maps each label to its β_IND (equal values are drawn once, in grey). ``errors``
-    (standard errors) are drawn as ±2 s.e. bands.
+    (standard errors) are drawn as ±2 s.e. bands. ``steps`` draws piecewise-constant curves, for
+    exact powers that jump between grid points.
     """
     eps_arr = np.asarray(eps, dtype=float)
     shared = len(set(np.round(list(reference.values()), 12))) == 1
     for k, (label, power) in enumerate(curves.items()):
         colour = f"C{k}"
-        ax.plot(eps_arr, power, color=colour, lw=1.6, label=label)
+        ax.plot(
+            eps_arr, power, color=colour, lw=1.6, label=label, drawstyle="steps-post" if steps else "default"
+        )
         if errors is not None:
             se = np.asarray(errors[label])
             ax.fill_between(
@@ -68,7 +72,7 @@ def power_curves(
     ax.set_ylim(0, 1.02)
     ax.set_xlim(eps_arr[0], eps_arr[-1])
     ax.set_title(title)
-    ax.legend(loc="lower right")
+    ax.legend(loc="lower right", frameon=False)
 
 
 def critical_budget_heatmap(

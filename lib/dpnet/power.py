@@ -120,13 +120,15 @@ def rr_power(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float
 def critical_budget_argmin(eps_grid: ArrayLike, power: ArrayLike, beta_ind: float) -> float:
     """ε* as the published figures compute it: the grid point minimising ``|β_IND − β(ε)|``.
 
-    Ties go to the smallest ε (``numpy.argmin``). NaN powers are ignored.
+    Ties go to the smallest ε (``numpy.argmin``); NaN powers are ignored. Returns NaN when the power
+    never reaches ``β_IND`` on the grid (the argmin would then name a budget at which the group
+    still loses).
     """
     eps_arr = np.asarray(eps_grid, dtype=float)
     gap = np.abs(np.asarray(power, dtype=float) - beta_ind)
     if eps_arr.shape != gap.shape or eps_arr.ndim != 1:
         raise ParameterError("eps_grid and power must be 1-D arrays of the same length")
-    if np.all(np.isnan(gap)):
+    if np.all(np.isnan(gap)) or np.nanmax(np.asarray(power, dtype=float)) < beta_ind:
         return float("nan")
     return float(eps_arr[np.nanargmin(gap)])
 
@@ -170,7 +172,9 @@ class LaplacePower:
     power
         Estimated power at each ε (``α`` exactly at ε = 0, where the noise is infinite).
     std_error
-        Binomial standard error of each estimate, ``sqrt(β(1−β)/M)``.
+        Standard error of each estimate: the binomial term ``β(1−β)/M`` plus the term from
+        estimating the threshold, ``(f₁(τ)/f₀(τ))² α(1−α)/M``, with the densities ``f₀, f₁`` of the
+        statistic under H0 and H1 estimated at the threshold ``τ`` (0 at ε = 0).
     samples
         ``M``, the number of draws under each hypothesis.
     """
@@ -181,6 +185,23 @@ class LaplacePower:
     samples: int
 
 
+def _density_at(samples: NDArray[np.float64], points: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Row-wise box-kernel density of ``samples[r]`` at ``points[r]`` (Silverman's bandwidth)."""
+    m = samples.shape[1]
+    width = 1.06 * samples.std(axis=1) * m ** (-1 / 5)
+    inside = np.abs(samples - points[:, None]) <= width[:, None]
+    return inside.mean(axis=1) / (2.0 * width)
+
+
+def _sum_of_laplace(count: int, size: int, rng: np.random.Generator) -> NDArray[np.float64]:
+    """``size`` draws of a sum of ``count`` iid standard Laplace variables, in O(size) memory.
+
+    A standard Laplace variable is the difference of two Exp(1) variables, so the sum is
+    ``Gamma(count) − Gamma(count)``.
+    """
+    return rng.gamma(count, size=size) - rng.gamma(count, size=size)
+
+
 def laplace_power_mc(
     n: int,
     p: float,
@@ -188,25 +209,26 @@ def laplace_power_mc(
     alpha: float,
     samples: int,
     rng: np.random.Generator,
-    *,
-    variant: LaplaceVariant = "paper",
-) -> LaplacePower:
+) -> dict[LaplaceVariant, LaplacePower]:
     """Monte Carlo power of the collective test on Laplace-privatised log-likelihood ratios.
 
     With ``c = log(p/(1−p))`` and ``T`` the number of ones, the clean statistic is
-    ``Σ_i LLR_i = c(2T − n)``; ``T ~ Bin(n, 1−p)`` under H0 and ``Bin(n, p)`` under H1.
+    ``Σ_i LLR_i = c(2T − n)``; ``T ~ Bin(n, 1−p)`` under H0 and ``Bin(n, p)`` under H1. Two noise
+    models, both ε-DP:
 
-    * ``variant="paper"`` (§2 text): each agent adds ``d_i ~ Lap(Δ/ε)`` to its LLR, with
-      ``Δ = 2c`` the sensitivity of one LLR to its signal.
-    * ``variant="as_published"`` (the authors' notebook, which drew Figure 2): each agent adds
-      independent ``Lap(Δ/ε)`` noise to the log-likelihood of *each* state, so its LLR carries
-      the difference of two Laplace variables: twice the noise variance for the same ε.
+    * ``"paper"`` (§2 text): each agent adds ``d_i ~ Lap(Δ/ε)`` to its LLR, with ``Δ = 2c`` the
+      sensitivity of one LLR to its signal.
+    * ``"as_published"`` (the authors' notebook, which drew Figure 2): each agent adds independent
+      ``Lap(Δ/ε)`` noise to the log-likelihood of *each* state, so its LLR carries the difference of
+      two Laplace variables: twice the noise variance for the same ε.
 
     Dividing by ``c`` leaves ``S = 2T − n + (2/ε)·Z`` with ``Z`` a sum of standard Laplace
-    variables, so the power does not depend on ``c`` beyond ``T``'s law. The threshold is the
-    empirical (1−α) quantile of ``M`` H0 draws and the power the fraction of ``M`` H1 draws strictly
-    above it, as in the paper. The same draws serve every ε (common random numbers): each ε still
-    uses ``M + M`` draws of the right law, and the curve is smooth in ε.
+    variables (``n`` of them, or ``2n`` as published), so the power does not depend on ``c`` beyond
+    ``T``'s law. The threshold is the empirical (1−α) quantile of ``M`` H0 draws and the power the
+    fraction of ``M`` H1 draws strictly above it, as in the paper. The draws are shared: across the
+    ε grid (each ε still uses ``M + M`` draws of the right law, and curves are smooth in ε), and
+    between the models (the as-published noise is the paper's plus an independent sum), so the two
+    models are compared on paired draws.
     """
     n, p, alpha = _check_agents(n), check_signal_accuracy(p), check_level(alpha)
     eps_arr = _check_eps(eps)
@@ -216,24 +238,34 @@ def laplace_power_mc(
         raise ParameterError(
             f"samples (Monte Carlo draws per hypothesis) must be an integer ≥ 2 (got {samples})"
         )
-    if variant not in ("paper", "as_published"):
-        raise ParameterError(f"variant must be 'paper' or 'as_published' (got {variant!r})")
     samples = int(samples)
-
     clean = {h: 2.0 * rng.binomial(n, q, size=samples) - n for h, q in (("H0", 1.0 - p), ("H1", p))}
-    terms = 1 if variant == "paper" else 2
-    noise = {h: rng.laplace(size=(samples, n * terms)).sum(axis=1) for h in ("H0", "H1")}
+    paper = {h: _sum_of_laplace(n, samples, rng) for h in clean}
+    extra = {h: _sum_of_laplace(n, samples, rng) for h in clean}
+    noises = {"paper": paper, "as_published": {h: paper[h] + extra[h] for h in clean}}
+    return {variant: _power_on_grid(clean, noise, eps_arr, alpha) for variant, noise in noises.items()}
 
-    power = np.full(eps_arr.shape, alpha, dtype=float)
-    positive = eps_arr > 0
+
+def _power_on_grid(
+    clean: dict[str, NDArray[np.float64]],
+    noise: dict[str, NDArray[np.float64]],
+    eps: NDArray[np.float64],
+    alpha: float,
+) -> LaplacePower:
+    samples = clean["H0"].size
+    power = np.full(eps.shape, alpha, dtype=float)
+    std_error = np.zeros(eps.shape, dtype=float)
+    positive = eps > 0
     if positive.any():
-        scale = (2.0 / eps_arr[positive])[:, None]
+        scale = (2.0 / eps[positive])[:, None]
         null = clean["H0"][None, :] + scale * noise["H0"][None, :]
         alt = clean["H1"][None, :] + scale * noise["H1"][None, :]
         threshold = np.quantile(null, 1.0 - alpha, axis=1)
-        power[positive] = (alt > threshold[:, None]).mean(axis=1)
-    std_error = np.sqrt(power * (1.0 - power) / samples)
-    return LaplacePower(eps=eps_arr, power=power, std_error=std_error, samples=samples)
+        beta = (alt > threshold[:, None]).mean(axis=1)
+        ratio = _density_at(alt, threshold) / np.maximum(_density_at(null, threshold), 1e-300)
+        power[positive] = beta
+        std_error[positive] = np.sqrt((beta * (1 - beta) + ratio**2 * alpha * (1 - alpha)) / samples)
+    return LaplacePower(eps=eps, power=power, std_error=std_error, samples=samples)
 
 
 def rr_power_grid(
@@ -248,17 +280,13 @@ def rr_power_grid(
 def critical_budget_table(
     eps: ArrayLike, power: NDArray[np.float64], p_values: ArrayLike, alpha: float
 ) -> NDArray[np.float64]:
-    """Published-procedure ε* (grid argmin) for each (n, p) cell of a power grid ``(n, p, ε)``."""
+    """Published-procedure ε* (grid argmin) for each (n, p) cell of a power grid ``(..., n, p, ε)``."""
     p_arr = np.atleast_1d(np.asarray(p_values, dtype=float))
-    return np.array(
-        [
-            [
-                critical_budget_argmin(eps, power[i, j], individual_power(p, alpha))
-                for j, p in enumerate(p_arr)
-            ]
-            for i in range(power.shape[0])
-        ]
-    )
+    power = np.asarray(power, dtype=float)
+    out = np.empty(power.shape[:-1])
+    for index in np.ndindex(*power.shape[:-1]):
+        out[index] = critical_budget_argmin(eps, power[index], individual_power(p_arr[index[-1]], alpha))
+    return out
 
 
 @dataclass(frozen=True)
@@ -270,11 +298,8 @@ class _LaplaceCell:
     samples: int
 
 
-def _laplace_cell(cell: _LaplaceCell, rng: np.random.Generator) -> dict[str, LaplacePower]:
-    return {
-        variant: laplace_power_mc(cell.n, cell.p, cell.eps, cell.alpha, cell.samples, rng, variant=variant)
-        for variant in ("paper", "as_published")
-    }
+def _laplace_cell(cell: _LaplaceCell, rng: np.random.Generator) -> dict[LaplaceVariant, LaplacePower]:
+    return laplace_power_mc(cell.n, cell.p, cell.eps, cell.alpha, cell.samples, rng)
 
 
 def laplace_power_grid(
@@ -285,25 +310,32 @@ def laplace_power_grid(
     samples: int,
     *,
     seed: int,
+    repeats: int = 1,
     n_jobs: int | None = None,
 ) -> dict[LaplaceVariant, tuple[NDArray[np.float64], NDArray[np.float64]]]:
-    """Laplace Monte Carlo power for every (n, p) cell and both noise variants.
+    """Laplace Monte Carlo power for every (n, p) cell, both noise models, ``repeats`` independent runs.
 
-    One sweep task per cell (seeded from ``seed`` by :func:`dpnet.sweep.run_sweep`), each drawing
-    fresh signals and noise for the ``"paper"`` and ``"as_published"`` variants.
+    One sweep task per (run, cell), seeded from ``(seed, run, n, p)`` by :func:`dpnet.sweep.run_sweep`.
+    Repeated runs show how much a published single-run quantity (such as the argmin ε*) varies.
 
     Returns
     -------
     dict
-        ``variant → (power, std_error)``, each of shape ``(len(n_values), len(p_values), len(eps))``.
+        ``variant → (power, std_error)``, each of shape ``(repeats, len(n_values), len(p_values), len(eps))``.
     """
     from dpnet.sweep import run_sweep
 
+    if int(repeats) != repeats or repeats < 1:
+        raise ParameterError(f"repeats (independent Monte Carlo runs) must be an integer ≥ 1 (got {repeats})")
     n_arr, p_arr = np.atleast_1d(n_values), np.atleast_1d(p_values)
     eps_t = tuple(float(e) for e in np.atleast_1d(eps))
     cells = [_LaplaceCell(int(n), float(p), eps_t, alpha, samples) for n in n_arr for p in p_arr]
-    out = run_sweep(_laplace_cell, cells, seed=seed, n_jobs=n_jobs, desc="Laplace power")
-    shape = (len(n_arr), len(p_arr), len(eps_t))
+    # each (run, n, p) cell has its own stream: changing the grid leaves other cells' draws unchanged
+    keys = [(r, c.n, round(c.p * 1_000_000)) for r in range(int(repeats)) for c in cells]
+    out = run_sweep(
+        _laplace_cell, cells * int(repeats), seed=seed, n_jobs=n_jobs, desc="Laplace power", keys=keys
+    )
+    shape = (int(repeats), len(n_arr), len(p_arr), len(eps_t))
     grid: dict[LaplaceVariant, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
     for variant in ("paper", "as_published"):
         power = np.array([cell[variant].power for cell in out]).reshape(shape)

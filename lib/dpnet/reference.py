@@ -38,14 +38,20 @@ FIG2_LAPLACE_CRITICAL_BUDGET: Final = (
 #: cells: the spec's three seeds of the notebook's procedure landed within it, except the flat-curve
 #: cell n = 25, p = 0.6, whose argmin ranged over 0.25–0.51 (spec 003 §6, Fig 2; §9 item 19).
 FIG2_TOLERANCE: Final = 0.15
+FIG2_SAMPLES: Final = 5000
 FIG2_FLAT_CELL: Final = (25, 0.6)
 
 #: Paper 003, §2: "ε* < 1 in all cases" for both mechanisms.
 CLAIMED_MAX_CRITICAL_BUDGET: Final = 1.0
 
 
-def is_figure1_setting(n_values: list[int], p_values: list[float], alpha: float, eps: object) -> bool:
-    """True when a run uses the paper's Figure 1–2 grid, so the published numbers apply."""
+def is_figure1_setting(
+    n_values: list[int], p_values: list[float], alpha: float, eps: object, mc_samples: int
+) -> bool:
+    """True when a run uses the paper's Figure 1–2 setting, so the published numbers apply.
+
+    The Figure 2 tolerance was calibrated with the paper's 5000 + 5000 draws, hence ``mc_samples``.
+    """
     grid = np.linspace(FIG1_EPS_GRID["start"], FIG1_EPS_GRID["stop"], FIG1_EPS_GRID["num"])
     eps_arr = np.asarray(eps, dtype=float)
     return (
@@ -54,6 +60,7 @@ def is_figure1_setting(n_values: list[int], p_values: list[float], alpha: float,
         and alpha == FIG1_ALPHA
         and eps_arr.shape == grid.shape
         and bool(np.allclose(eps_arr, grid, rtol=0, atol=1e-12))
+        and mc_samples == FIG2_SAMPLES
     )
 
 
@@ -85,15 +92,27 @@ def figure1_checks(rr_star: ArrayLike, rr_star_inf: ArrayLike) -> list[Check]:
     ]  # fmt: skip
 
 
-def figure2_checks(lap_star_paper: ArrayLike, lap_star_published: ArrayLike) -> list[Check]:
-    """Figure 2 on the paper's grid: the as-published model against the published heat map, ε* < 1."""
-    paper, as_published = np.asarray(lap_star_paper, dtype=float), np.asarray(lap_star_published, dtype=float)
-    gap = np.abs(as_published - np.array(FIG2_LAPLACE_CRITICAL_BUDGET))
+def figure2_gap(table: ArrayLike) -> np.ndarray:
+    """|ε* − published Figure 2 ε*| per cell, with the flat-curve cell set to 0."""
+    gap = np.abs(np.asarray(table, dtype=float) - np.array(FIG2_LAPLACE_CRITICAL_BUDGET))
     gap[FIG1_N.index(FIG2_FLAT_CELL[0]), FIG1_P.index(FIG2_FLAT_CELL[1])] = 0.0
+    return gap
+
+
+def figure2_checks(lap_star_paper: ArrayLike, lap_star_published: ArrayLike) -> list[Check]:
+    """Figure 2 on the paper's grid: which noise model the published heat map comes from, and ε* < 1.
+
+    Takes the median ε* over repeated Monte Carlo runs for each model.
+    """
+    paper, as_published = np.asarray(lap_star_paper, dtype=float), np.asarray(lap_star_published, dtype=float)
+    gap, paper_gap = figure2_gap(as_published), figure2_gap(paper)
     return [
         (f"as-published ε* within ±{FIG2_TOLERANCE} of the published heat map "
          "(except the flat-curve cell n = 25, p = 0.6)", bool(np.all(gap <= FIG2_TOLERANCE + 1e-9)),
          f"largest difference {gap.max():.3f}"),
+        (f"the paper-faithful model does not fit the published heat map (a cell off by > {FIG2_TOLERANCE}):"
+         " the deviation is needed", bool(np.any(paper_gap > FIG2_TOLERANCE + 1e-9)),
+         f"largest difference {paper_gap.max():.3f}"),
         ("ε*_Laplace < 1 in every cell (paper-faithful; paper §2)",
          bool(np.all(paper < CLAIMED_MAX_CRITICAL_BUDGET)), f"max {paper.max():.4f}"),
         ("ε*_Laplace < 1 in every cell (as-published; paper §2)",

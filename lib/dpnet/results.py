@@ -19,9 +19,8 @@ import json
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -30,8 +29,6 @@ from dpnet.errors import ParameterError
 __all__ = ["Results", "load_metrics", "repo_root", "results_root", "to_json"]
 
 RESERVED = ("chapter", "parameters", "reproduction", "deviations")
-
-Status = Literal["reproduced", "reproduced with documented deviation", "not reproduced"]
 
 
 def repo_root() -> Path:
@@ -73,14 +70,6 @@ def load_metrics(chapter_id: str, results_dir: Path | None = None) -> dict[str, 
     return json.loads(path.read_text())
 
 
-@dataclass
-class _Check:
-    item: str
-    claim: str
-    passed: bool
-    detail: str
-
-
 class Results:
     """Collects a chapter's numbers, figures, tables and reproduction checks.
 
@@ -120,13 +109,21 @@ class Results:
         glue(name, value, display=False)
         return self.metric(name, value)
 
+    def glue_text(self, name: str, text: str) -> str:
+        """Make a sentence computed from the results available to the prose (``{glue:md}`name``)."""
+        from IPython.display import Markdown
+        from myst_nb import glue
+
+        glue(name, Markdown(text), display=False)
+        return self.metric(name, text)
+
     # files ---------------------------------------------------------------------------------
     def figure(self, fig: Any, name: str) -> None:
         """Save a Matplotlib figure as ``figures/<name>.png`` and ``.svg``, show it once, and close it."""
         _check_name(name)
         png = self.directory / "figures" / f"{name}.png"
-        fig.savefig(png, dpi=150, bbox_inches="tight")
-        fig.savefig(png.with_suffix(".svg"), bbox_inches="tight")
+        fig.savefig(png, dpi=150, bbox_inches="tight", metadata={"Software": None})
+        fig.savefig(png.with_suffix(".svg"), bbox_inches="tight", metadata={"Date": None})
         _show(fig)
 
     def table(self, frame: Any, name: str) -> None:
@@ -148,15 +145,6 @@ class Results:
         entry["deviations"].append(title)
         self.deviations.append({"item": item, "title": title, "explanation": explanation})
         self._save()
-
-    def status(self, item: str) -> Status:
-        """Status of a paper item from its checks and deviations."""
-        entry = self.reproduction.get(item)
-        if entry is None or not entry["checks"]:
-            raise ParameterError(f"no checks recorded for {item!r}")
-        if not all(c["passed"] for c in entry["checks"]):
-            return "not reproduced"
-        return "reproduced with documented deviation" if entry["deviations"] else "reproduced"
 
     def _save(self) -> None:
         payload = {

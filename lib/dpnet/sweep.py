@@ -47,14 +47,23 @@ def progress_enabled() -> bool:
     return os.environ.get("DPNET_PROGRESS", "1") != "0"
 
 
-def task_generators(seed: int, n_tasks: int) -> list[np.random.Generator]:
-    """Independent generators for ``n_tasks`` tasks, spawned from ``seed``.
+def task_generators(
+    seed: int, n_tasks: int, keys: Sequence[Sequence[int]] | None = None
+) -> list[np.random.Generator]:
+    """Independent generators for ``n_tasks`` tasks.
 
-    Spawning (rather than ``seed + k``) gives statistically independent streams.
+    Without ``keys``, the children of ``SeedSequence(seed)`` (spawning, rather than ``seed + k``,
+    gives statistically independent streams). With ``keys``, task ``k`` is seeded by
+    ``SeedSequence([seed, *keys[k]])``: its draws then depend only on what the task *is* (say a grid
+    cell), not on its position, so adding a cell to a grid leaves the others' draws unchanged.
     """
     if n_tasks < 0:
         raise ParameterError(f"n_tasks must be ≥ 0 (got {n_tasks})")
-    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n_tasks)]
+    if keys is None:
+        return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n_tasks)]
+    if len(keys) != n_tasks or len({tuple(k) for k in keys}) != n_tasks:
+        raise ParameterError(f"keys must give {n_tasks} distinct integer tuples, one per task")
+    return [np.random.default_rng(np.random.SeedSequence([seed, *map(int, key)])) for key in keys]
 
 
 def run_sweep(
@@ -64,6 +73,7 @@ def run_sweep(
     seed: int,
     n_jobs: int | None = None,
     desc: str = "sweep",
+    keys: Sequence[Sequence[int]] | None = None,
 ) -> list[R]:
     """Evaluate ``func(task, rng)`` for every task, each with its own seeded generator.
 
@@ -74,11 +84,14 @@ def run_sweep(
     tasks
         The task descriptions, in the order results are returned.
     seed
-        The chapter seed; task ``k`` gets the ``k``-th child of ``SeedSequence(seed)``.
+        The chapter seed; task ``k`` gets the ``k``-th child of ``SeedSequence(seed)``, or, with
+        ``keys``, ``SeedSequence([seed, *keys[k]])``.
     n_jobs
         Worker processes (default :func:`default_jobs`). Results are identical for every value.
     desc
         Label of the progress bar.
+    keys
+        Optional non-negative integer tuples identifying each task (see :func:`task_generators`).
 
     Returns
     -------
@@ -87,7 +100,7 @@ def run_sweep(
     """
     tasks = list(tasks)
     jobs = default_jobs() if n_jobs is None else n_jobs
-    rngs = task_generators(seed, len(tasks))
+    rngs = task_generators(seed, len(tasks), keys)
     # Under the book runner (DPNET_PROGRESS_LOG set) the bar goes to a log file that the runner relays to
     # the terminal, so it never lands in the executed notebook; interactively it shows in the notebook.
     log_path = os.environ.get("DPNET_PROGRESS_LOG")

@@ -1,0 +1,726 @@
+"""Private distributed MLE: exact formulas (specs 000 §4(a), 003 §9), dynamics, oracle, errors, DP audit."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import time
+
+import networkx as nx
+import numpy as np
+import pytest
+from scipy import integrate, special
+
+from dpnet import inference as inf
+from dpnet import networks
+from dpnet.errors import ParameterError
+from dpnet.mechanisms import audit_epsilon, clopper_pearson
+from dpnet.sweep import run_sweep
+
+LN2 = math.log(2.0)
+DELTA_ACTG = 2 * LN2  # Cox sensitivity 2 B_θ B_x with B_θ = log 2, B_x = 1
+K5 = networks.metropolis_hastings(nx.complete_graph(5))
+C5 = networks.metropolis_hastings(nx.cycle_graph(5))
+
+
+def actg_like_table(gap: float) -> np.ndarray:
+    """5 agents, Θ = {0, −log 2}: large unnormalised log-likelihoods, local gaps summing to ``gap``."""
+    base = -150.0 * np.arange(1, 6)
+    local = np.array([5.0, -1.0, 3.0, -2.0, 0.0])
+    local[-1] = gap - local[:-1].sum()
+    return np.column_stack([base, base + local])
+
+
+def p_laplace_sum_below(x: float, n_terms: int, b: float) -> float:
+    """P[S < x] for S a sum of ``n_terms`` iid Lap(b), by Gil-Pelaez inversion of (1 + b²t²)^(−n_terms)."""
+    value, _ = integrate.quad(
+        lambda t: math.sin(x * t) * (1 + (b * t) ** 2) ** (-n_terms) / t, 0, np.inf, limit=500
+    )
+    return 0.5 + value / math.pi
+
+
+def binomial_se(p: float, n: int) -> float:
+    return math.sqrt(max(p * (1 - p), 1e-4) / n)
+
+
+# --------------------------------------------------------------------------------------------------
+# Exact formulas: thresholds, rounds, noise (spec 000 §4(a) items 1, 2, 5–7; spec 003 §9 items 5–7)
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rho", "tau"), [(5.0, 0.0066928509), (math.log(3), 0.25), (1.5, 0.1824255238), (1.0, 0.2689414214)]
+)
+def test_belief_threshold(rho: float, tau: float) -> None:
+    assert inf.belief_threshold(rho) == pytest.approx(tau, abs=1e-9)
+    assert inf.log_belief_threshold(tau) == pytest.approx(rho, abs=1e-7)
+    assert inf.belief_threshold(math.inf) == 0.0
+
+
+def test_rounds_spec000_item2() -> None:
+    # |Θ| = 3, |Θ*| = 1, η1 = η2 = 0.05
+    assert inf.rounds_am(3, 1, 0.95) == pytest.approx(2 * math.log(20), abs=1e-12)
+    assert inf.rounds_am(3, 1, 0.95) == pytest.approx(5.99146, abs=1e-5)
+    assert inf.rounds_gm(3, 1, 0.05) == pytest.approx(3.68888, abs=1e-5)
+    assert inf.rounds_unknown_mle(3, 0.05, 0.95) == pytest.approx(12.2830, abs=1e-4)
+    k1, k2 = inf.rounds_thres(3, 1, 0.05, 0.95, 0.5, 0.5)
+    assert (k1, k2) == (pytest.approx(7.37776, abs=1e-5), pytest.approx(5.99146, abs=1e-5))
+    ceil = [inf.to_int_ceil(x) for x in (5.99146, 3.68888, 12.2830, k1, k2)]
+    assert ceil == [6, 4, 13, 8, 6]
+
+
+def test_rounds_ordering_spec000_item7() -> None:
+    # f* > ½ ⇒ K_AM ≤ K_GM; f* < ½ ⇒ the reverse (η < 1/e)
+    assert inf.rounds_am(10, 7, 0.95) == pytest.approx(14.82, abs=0.01)
+    assert inf.rounds_gm(10, 7, 0.05) == pytest.approx(28.66, abs=0.01)
+    for n_mle in range(1, 10):
+        am, gm = inf.rounds_am(10, n_mle, 0.95), inf.rounds_gm(10, n_mle, 0.05)
+        if n_mle > 5:
+            assert am < gm
+        elif n_mle < 5:
+            assert am > gm
+        else:
+            assert am == pytest.approx(gm)
+
+
+def test_corrected_rounds_use_the_true_win_probability() -> None:
+    # spec A15: |Θ| (not |Θ̄|) in the AM rounds, |Θ*| + 1 (not |Θ*|) in the GM rounds
+    assert inf.rounds_am(4, 1, 0.95, corrected=True) == pytest.approx(4 * math.log(20))
+    assert inf.rounds_gm(4, 1, 0.05, corrected=True) == pytest.approx(2 * math.log(60))
+    assert inf.rounds_gm(4, 4, 0.05) == 0.0
+
+
+@pytest.mark.parametrize(("eta", "K"), [(0.05, 8), (0.025, 9), (0.1, 6)])
+def test_rounds_authors_code_spec003_item5(eta: float, K: int) -> None:
+    assert inf.rounds_authors_code(2, eta) == K
+
+
+def test_to_int_ceil_forgives_rounding_only() -> None:
+    assert inf.to_int_ceil(6.0 + 1e-13) == 6
+    assert inf.to_int_ceil(6.0 + 1e-6) == 7
+    assert inf.to_int_ceil(-3.0) == 0 and inf.to_int_ceil(-math.inf, minimum=1) == 1
+
+
+def test_glrt_thresholds_spec003_item7() -> None:
+    assert inf.glrt_threshold_distributed(5, 0.05) == pytest.approx(11.8325, abs=1e-4)
+    assert inf.glrt_threshold_centralised(0.05) == pytest.approx(3.8415, abs=1e-4)
+    assert inf.glrt_pvalue_authors_code(11.8325, 5) == pytest.approx(0.025, abs=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("n_states", "low", "high"), [(5, 0.276393, 0.723607), (10, 0.112702, 0.887298), (20, 0.052786, 0.947214)]
+)
+def test_exact_recovery_boundaries_spec000_item5(n_states: int, low: float, high: float) -> None:
+    lo, hi = inf.exact_recovery_boundaries(n_states)
+    assert (lo, hi) == (pytest.approx(low, abs=1e-6), pytest.approx(high, abs=1e-6))
+
+
+def test_exact_recovery_condition_is_p2_above_p1() -> None:
+    # p2 > p1 ⇔ f*(1 − f*) < 1/|Θ|, for every (|Θ|, |Θ*|) with Θ̄ ≠ ∅
+    for m in range(2, 31):
+        for s in range(1, m):
+            f = s / m
+            assert inf.exact_recovery_feasible(m, s) == (f * (1 - f) < 1 / m - 1e-15), (m, s)
+    assert not inf.exact_recovery_feasible(4, 2)  # the |Θ| ≤ 4 clause of Cor 4.4 misses this boundary
+    assert not inf.exact_recovery_feasible(4, 4)
+
+
+def test_noise_bookkeeping_spec000_item6() -> None:
+    delta = inf.bernoulli_sensitivity([0.3, 0.5, 0.7], 20)
+    assert delta == pytest.approx(20 * math.log(7 / 3), abs=1e-12)
+    assert delta == pytest.approx(16.945957, abs=1e-6)
+    deltas = np.array([16.945957, 8.0, 4.0])
+    b = inf.noise_scale(deltas, 3, 1.0, 6)
+    np.testing.assert_allclose(b, 6 * 3 * deltas / 1.0)
+    assert inf.noise_std_sum(b, 3) == pytest.approx(math.sqrt(2) * b.sum())
+    assert inf.noise_std_sum(2.0, 5) == pytest.approx(5 * math.sqrt(2) * 2.0)
+
+
+def test_noise_scale_paper_and_authors_code() -> None:
+    # ACTG: b = KΔ|Θ|/ε = 22.18 (paper), 44.36 in the authors' code (spec D2)
+    assert inf.noise_scale(DELTA_ACTG, 2, 1.0, 8) == pytest.approx(22.18, abs=0.005)
+    assert inf.noise_scale(DELTA_ACTG, 2, 1.0, 8, convention="authors_code") == pytest.approx(
+        44.36, abs=0.005
+    )
+    assert inf.noise_scale(1.0, 3, 2.0) == 1.5
+    with pytest.raises(ParameterError, match="eps must be finite and > 0"):
+        inf.noise_scale(1.0, 2, -1.0, 8)
+    with pytest.raises(ParameterError, match="convention"):
+        inf.noise_scale(1.0, 2, 1.0, 8, convention="legacy")  # type: ignore[arg-type]
+
+
+def test_network_dp_sensitivity() -> None:
+    # paper 000: Δ_i = max{signal Δ_i, 1 + max_{j≠i} a_ij}; on K_5, a_ij = 1/4
+    np.testing.assert_allclose(inf.network_dp_sensitivity(0.5, K5), 1.25)
+    np.testing.assert_allclose(
+        inf.network_dp_sensitivity([0.5, 2.0, 0.1, 3.0, 1.0], K5), [1.25, 2, 1.25, 3, 1.25]
+    )
+
+
+def test_bernoulli_loglik_and_problem_constants() -> None:
+    ll = inf.bernoulli_loglik([14, 10], [20, 20], [0.3, 0.5, 0.7])
+    expected = np.array([[14 * math.log(t) + 6 * math.log(1 - t) for t in (0.3, 0.5, 0.7)]])
+    np.testing.assert_allclose(ll[0], expected[0])
+    prob = inf.problem_constants(ll)
+    total = ll.sum(axis=0)
+    assert prob.n_mle == 1 and prob.n == 2 and prob.n_states == 3
+    assert prob.gamma == pytest.approx(np.abs(ll).max())
+    assert prob.gap == pytest.approx(total.max() - np.sort(total)[-2])
+    np.testing.assert_array_equal(inf.mle_mask(ll), total == total.max())
+
+
+# --------------------------------------------------------------------------------------------------
+# T formulas and optimal thresholds (Thms 4.2, 4.5; spec D4; spec 000 §4(a) item 4)
+# --------------------------------------------------------------------------------------------------
+
+
+def test_authors_code_schedule_gives_K8_T21_on_actg() -> None:
+    # spec §3.3 [run]: ACTG legacy, n = 5 complete, ε = 1, α = 1−β = 0.05, ϱ = 1.5 → K = 8, T = 21
+    prob = inf.ProblemConstants(n=5, n_states=2, n_mle=1, gamma=1008.0, gap=276.2)
+    sched = inf.schedule_authors_code(
+        prob, a_star=0.375, delta=DELTA_ACTG, eps=1.0, alpha=0.05, beta=0.95, rho=1.5
+    )
+    assert (sched.K, sched.T) == (8, 21)
+    assert sched.noise_scale == pytest.approx(44.36, abs=0.005)
+    by_hand = 2 * max(
+        math.log(5 / 276.2), math.log(2 * (1008 + DELTA_ACTG) / (1.5 * 0.05)) / math.log(1 / 0.375)
+    )
+    assert sched.T == math.ceil(by_hand)
+
+
+def test_thm42_schedule_by_hand() -> None:
+    n, m, gamma, gap, a_star, eps, alpha, beta, rho = 5, 2, 1008.0, 9.538, 0.375, 1.0, 0.05, 0.95, 1.5
+    prob = inf.ProblemConstants(n=n, n_states=m, n_mle=1, gamma=gamma, gap=gap)
+    s = inf.schedule_thm42(
+        prob, a_star=a_star, delta=DELTA_ACTG, eps=eps, alpha=alpha, beta=beta, rho_am=rho, rho_gm=rho
+    )
+    K = math.ceil(math.log(1 / 0.05))  # |Θ̄| log(|Θ*|/(1−β)) = |Θ*| log(|Θ̄|/α) = log 20
+    b = DELTA_ACTG * K * m / eps
+    V = n * math.sqrt(2) * b
+    first = math.log(2 * rho * n / gap) / LN2
+    t_gm = max(
+        first,
+        math.log(m**2 * (n - 1) * (n * gamma + V) / (2 * alpha * rho * math.sqrt(K))) / math.log(1 / a_star),
+    )
+    t_am = max(
+        first,
+        math.log(m**2 * (n - 1) * K * (n * gamma + V) / (2 * math.log(20) * rho)) / math.log(1 / a_star),
+    )
+    assert (s.K, s.noise_scale, s.V) == (K, pytest.approx(b), pytest.approx(V))
+    assert (s.t_am, s.t_gm) == (pytest.approx(t_am), pytest.approx(t_gm))
+    assert s.T == math.ceil(max(t_am, t_gm))
+    assert s.tau_am == pytest.approx(inf.belief_threshold(rho))
+
+
+def test_thm42_reproduces_spec000_pilot_iterations() -> None:
+    # spec 000 §4(c): Θ = {0.3, 0.5, 0.7}, n = 5 cycle, Γ = 20.69, gap 5.686, ϱ = 5, ε = 1, Δ_i = 16.945957
+    a_star = networks.spectral_constants(C5).a_star
+    delta = inf.bernoulli_sensitivity([0.3, 0.5, 0.7], 20)
+    for K, expected_b, constant, T in (
+        (6, 305, lambda V: inf.mixing_constant_am(n_states=3, n=5, K=6, gamma=20.69, V=V, beta=0.95), 23),
+        (4, 203, lambda V: inf.mixing_constant_gm(n_states=3, n=5, K=4, gamma=20.69, V=V, alpha=0.05), 26),
+    ):
+        b = inf.noise_scale(delta, 3, 1.0, K)
+        assert b == pytest.approx(expected_b, abs=0.5)
+        c = constant(inf.noise_std_sum(b, 5))
+        assert inf.to_int_ceil(inf.iterations_bound(c, 5.0, n=5, gap=5.686, a_star=a_star)) == T
+
+
+@pytest.mark.parametrize("a_star", [0.0, 0.375, 0.654508, 0.904508])
+def test_optimal_rho_equalises_the_two_terms_spec000_item4(a_star: float) -> None:
+    n, gap, V, gamma = 5, 5.686, 2157.0, 20.69
+    for c in (
+        inf.mixing_constant_am(n_states=3, n=n, K=6, gamma=gamma, V=V, beta=0.95),
+        inf.mixing_constant_gm(n_states=3, n=n, K=4, gamma=gamma, V=V, alpha=0.05),
+    ):
+        rho = inf.optimal_rho(c, n=n, gap=gap, a_star=a_star)
+        first = inf.consensus_iterations(rho, n=n, gap=gap)
+        second = inf.mixing_iterations(c, rho, a_star=a_star)
+        assert first == pytest.approx(second, rel=1e-9, abs=1e-12)
+
+
+def test_thm45_optimal_thresholds_equalise_only_without_sqrt_k() -> None:
+    # spec 000 A6: ϱ*_thres carries √K, the Thm 4.5 T terms do not; they agree only for K = 1
+    prob = inf.ProblemConstants(n=5, n_states=3, n_mle=1, gamma=20.69, gap=5.686)
+    args = {"a_star": 0.654508, "delta": 16.945957, "eps": 1.0, "alpha": 0.05, "q1": 0.2, "q2": 0.7}
+    for pi1, pi2, beta, K_expected in ((4.0, 0.9, 0.5, 1), (0.5, 0.5, 0.95, 8)):
+        s = inf.schedule_thm45(prob, **args, beta=beta, pi1=pi1, pi2=pi2)
+        assert s.K == K_expected
+        c1 = inf.mixing_constant_thres(n_states=3, n=5, gamma=20.69, V=s.V, q=0.2)
+        first = inf.consensus_iterations(s.rho_1, n=5, gap=5.686)
+        second = inf.mixing_iterations(c1, s.rho_1, a_star=0.654508)
+        if s.K == 1:
+            assert first == pytest.approx(second, rel=1e-9)
+        else:
+            # the √K shifts the mixing term by γ_e·log √K / log(1/a*) relative to the consensus term
+            assert second - first == pytest.approx(
+                math.log(math.sqrt(s.K)) / math.log(1 / 0.654508), rel=1e-9
+            )
+        assert s.freq_1 == pytest.approx((1 + pi1) * 0.2) and s.freq_2 == pytest.approx((1 - pi2) * 0.7)
+        assert s.tau_hat_1 == pytest.approx(inf.belief_threshold(s.rho_1))
+
+
+def test_thm43_and_cor44_thresholds() -> None:
+    prob = inf.ProblemConstants(n=5, n_states=3, n_mle=1, gamma=1.0, gap=1.0)
+    s = inf.schedule_thm43(prob, delta=1.0, eps=1.0, alpha=0.05, beta=0.95, pi1=0.5, pi2=0.5)
+    assert (s.K, s.freq_1, s.freq_2, s.T) == (8, 0.0, 0.25, None)  # p1 = 0, p2 = 1/|Θ̄| = 1/2
+    u = inf.schedule_thm43(
+        prob, delta=1.0, eps=1.0, alpha=0.05, beta=0.95, pi1=0.5, pi2=0.5, mle_count_known=False
+    )
+    assert u.freq_1 == pytest.approx(1.5 * 2 / 3) and u.freq_2 == pytest.approx(0.5 / 3)
+    assert u.K == math.ceil(max(math.log(3 / 0.05), math.log(3 / 0.05)) / 0.5)
+    c = inf.schedule_cor44(prob, delta=1.0, eps=1.0, alpha=0.05, beta=0.95, pi2=0.5)
+    assert c.freq_1 == c.freq_2 == 0.25 and c.K == math.ceil(math.log(3 / 0.05) / 0.5)
+    with pytest.raises(ParameterError, match="p2 > p1"):
+        inf.schedule_cor44(
+            inf.ProblemConstants(n=5, n_states=4, n_mle=2, gamma=1.0, gap=1.0),
+            delta=1.0, eps=1.0, alpha=0.05, beta=0.95, pi2=0.5,
+        )  # fmt: skip
+
+
+def test_thm41_schedule() -> None:
+    prob = inf.ProblemConstants(n=5, n_states=4, n_mle=1, gamma=1.0, gap=1.0)
+    s = inf.schedule_thm41(prob, delta=1.0, eps=2.0, alpha=0.05, beta=0.95)
+    assert (s.K, s.T) == (9, None)  # ⌈3 ln 20⌉ = 9 > ⌈ln 60⌉ = 5
+    assert s.noise_scale == pytest.approx(9 * 4 / 2.0) and s.tau_am == pytest.approx(1 / 9)
+    assert inf.schedule_thm41(prob, delta=1.0, eps=2.0, alpha=0.05, beta=0.95, corrected=True).K == 12
+
+
+# --------------------------------------------------------------------------------------------------
+# Dynamics: closed form vs the iteration (A+I)^t (spec A2, §3.10)
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["complete", "cycle", "star", "path"])
+def test_closed_form_matches_iteration_and_matrix_power(kind: str) -> None:
+    rng = np.random.default_rng(7)
+    A = networks.metropolis_hastings(networks.make_graph(kind, 6)).toarray()  # type: ignore[arg-type]
+    ll = rng.normal(-30, 4, (6, 3))
+    noise = rng.laplace(scale=3.0, size=(2, 3, 6, 3))
+    literal = inf.iterate_log_beliefs(ll, A, 30, noise)
+    trajectory = inf.scaled_trajectory(ll, A, 30, noise)
+    B = A + np.eye(6)
+    for t in (0, 1, 2, 7, 18, 30):
+        power = np.einsum("ij,...jm->...im", np.linalg.matrix_power(B, t), ll + noise)  # ψ_t = (A+I)^t ζ
+        exact = special.log_softmax(power, axis=-1)
+        closed = inf.round_log_beliefs(inf.scaled_log_ratios(ll, A, t, noise), t)
+        scale = 1e-12 * (1 + np.abs(exact).max())
+        np.testing.assert_allclose(closed, exact, rtol=1e-12, atol=scale)
+        np.testing.assert_allclose(literal[t], exact, rtol=1e-12, atol=scale)
+        ratio = power / 2.0**t  # up to a shift common to all agents and states
+        np.testing.assert_allclose(
+            trajectory[t] - trajectory[t][..., :1, :1], ratio - ratio[..., :1, :1], atol=1e-12
+        )
+
+
+def test_update_exponent_is_one_plus_self_weight() -> None:
+    # one step of eq. (12) by hand: ν_1(θ) ∝ ν_0(θ)^{1+a_ii} Π_j ν_{j,0}(θ)^{a_ij}   (spec A2)
+    rng = np.random.default_rng(3)
+    A = networks.metropolis_hastings(networks.make_graph("star", 4)).toarray()
+    nu0 = rng.dirichlet(np.ones(3), size=4)
+    direct = np.array([np.prod(nu0 ** (A[i] + np.eye(4)[i])[:, None], axis=0) for i in range(4)])
+    direct /= direct.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(np.exp(inf.iterate_log_beliefs(np.log(nu0), A, 1)[1]), direct, rtol=1e-12)
+
+
+def test_nonprivate_mle_concentrates_on_the_mle_spec003_item16() -> None:
+    rng = np.random.default_rng(11)
+    for kind in ("complete", "cycle", "star", "path"):
+        A = networks.metropolis_hastings(networks.make_graph(kind, 5))  # type: ignore[arg-type]
+        for _ in range(5):
+            ll = rng.normal(-40, 5, (5, 4))
+            beliefs = np.exp(inf.nonprivate_log_beliefs(ll, A, 80))
+            target = np.argmax(ll.sum(axis=0))
+            assert np.all(beliefs[:, target] > 1 - 1e-12)
+    # ψ_T / 2^T → Λ/n to within 1e-8 relative on K_5 at T = 40
+    ll = rng.normal(-40, 5, (5, 3))
+    scaled = inf.scaled_log_ratios(ll, K5, 40)  # ψ_T(θ, θ̌)/2^T with θ̌ = state 0
+    lam = ll.sum(axis=0)
+    np.testing.assert_allclose(
+        scaled[:, 1:] - scaled[:, :1], np.broadcast_to((lam[1:] - lam[0]) / 5, (5, 2)), rtol=1e-8
+    )
+
+
+def test_tied_mle_states_stay_uniform_only_when_lambda2_is_negative() -> None:
+    # Λ ties with different local terms: the tie difference grows like (1 + λ_2(A))^T
+    ll = np.array([[0.0, 1.0, -5.0], [0.0, -1.0, -5.0], [0.5, 0.0, -5.0], [0.0, 0.5, -5.0], [0.0, 0.0, -5.0]])
+    assert ll[:, 0].sum() == ll[:, 1].sum()
+    on_k5 = np.exp(inf.nonprivate_log_beliefs(ll, K5, 100))
+    np.testing.assert_allclose(on_k5[:, :2], 0.5, atol=1e-9)  # λ_2(K_5) = −1/4: the tie difference → 0
+    on_c5 = np.exp(inf.nonprivate_log_beliefs(ll, C5, 100))  # λ_2(C_5) = 0.309: no consensus on the tie
+    assert np.max(np.abs(on_c5[:, 0] - 0.5)) > 0.49
+    np.testing.assert_allclose(np.exp(inf.nonprivate_log_beliefs(ll, None, None))[:, :2], 0.5)  # the limit
+
+
+def test_no_nan_or_overflow_at_T5000() -> None:
+    rng = np.random.default_rng(5)
+    ll = actg_like_table(9.538)
+    noise = inf.laplace_noise(rng, 22.18, n_reps=300, K=8, n_agents=5, n_states=2)
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        scaled = inf.scaled_log_ratios(ll, C5, 5000, noise)
+        log_b = inf.round_log_beliefs(scaled, 5000)
+        am, gm_log = inf.am_beliefs(scaled, 5000), inf.gm_log_beliefs(scaled, 5000)
+        counts = inf.round_counts(scaled, 5000, 0.2)
+        traj = inf.belief_trajectory(ll, C5, 1500, noise[:2], aggregate="gm")
+        oracle = inf.asymptotic_log_ratios(ll, noise)
+        am_oracle, gm_oracle = inf.am_beliefs(oracle, None), inf.gm_log_beliefs(oracle, None)
+    for arr in (log_b, am, gm_log, counts, traj):
+        assert np.all(np.isfinite(arr))
+    np.testing.assert_allclose(np.exp(log_b).sum(axis=-1), 1.0, atol=1e-12)
+    np.testing.assert_allclose(np.exp(gm_log).sum(axis=-1), 1.0, atol=1e-12)
+    assert np.all(log_b >= inf.LOG_BELIEF_FLOOR) and np.all(log_b <= 0)
+    # every round is one-hot at T = 5000: exactly the oracle with the same noise
+    np.testing.assert_array_equal(am, am_oracle)
+    np.testing.assert_array_equal(gm_log, gm_oracle)
+    assert 0.1 < am[:, 0, 1].mean() < 0.9  # both states win rounds: the test is not one-sided
+
+
+def test_log_softmax_scaled() -> None:
+    x = np.array([[0.3, -0.2, 0.1], [1e-3, 0.0, 1e-3]])
+    for T in (0, 3, 20):
+        np.testing.assert_allclose(inf.log_softmax_scaled(x, T), special.log_softmax(2.0**T * x, axis=-1))
+    big = inf.log_softmax_scaled(x, 4000)
+    assert big[0, 0] == 0.0 and np.all(big[0, 1:] == inf.LOG_BELIEF_FLOOR)
+    np.testing.assert_allclose(big[1], [math.log(0.5), inf.LOG_BELIEF_FLOOR, math.log(0.5)])  # tie
+    np.testing.assert_array_equal(inf.log_softmax_scaled(x, None), big)
+
+
+def test_gm_is_never_zero_over_zero() -> None:
+    # two rounds, each state loses one of them decisively: the literal product of beliefs is 0/0 at large T
+    zeta = np.array([[[[3.0, -3.0]], [[-3.0, 3.0 + 1e-3]]]])  # (R=1, K=2, n=1, |Θ|=2)
+    A = np.ones((1, 1))
+    for T in (2, 200, 1000):
+        gm = np.exp(inf.gm_log_beliefs(inf.scaled_log_ratios(np.zeros((1, 2)), A, T, zeta), T))
+        assert np.all(np.isfinite(gm)) and gm[0, 0].sum() == pytest.approx(1.0)
+        with np.errstate(under="ignore", invalid="ignore"):
+            rounds = special.softmax(2.0**T * zeta, axis=-1)
+            direct = np.sqrt(rounds[0, 0, 0] * rounds[0, 1, 0])  # normalised geometric mean, literally
+            direct = direct / direct.sum()
+        if T == 2:
+            np.testing.assert_allclose(gm[0, 0], direct, rtol=1e-12)
+        else:
+            assert np.all(np.isnan(direct))  # 0/0
+            np.testing.assert_array_equal(gm[0, 0], [0.0, 1.0])
+
+
+def test_am_and_gm_against_direct_formulas() -> None:
+    rng = np.random.default_rng(9)
+    ll, noise = rng.normal(0, 1, (4, 3)), rng.laplace(size=(5, 6, 4, 3))
+    A = networks.metropolis_hastings(networks.make_graph("path", 4))
+    scaled = inf.scaled_log_ratios(ll, A, 4, noise)
+    rounds = np.exp(inf.iterate_log_beliefs(ll, A, 4, noise)[-1])
+    np.testing.assert_allclose(inf.am_beliefs(scaled, 4), rounds.mean(axis=1), rtol=1e-10)
+    geo = np.prod(rounds, axis=1) ** (1 / 6)
+    np.testing.assert_allclose(
+        np.exp(inf.gm_log_beliefs(scaled, 4)), geo / geo.sum(-1, keepdims=True), rtol=1e-9
+    )
+    for tau_hat in (0.1, 0.3):
+        np.testing.assert_allclose(inf.round_counts(scaled, 4, tau_hat), (rounds > tau_hat).mean(axis=1))
+    winners = rounds == rounds.max(axis=-1, keepdims=True)
+    np.testing.assert_allclose(inf.round_counts(scaled, 4, 0.0), winners.mean(axis=1))
+
+
+def test_belief_trajectory_aggregates() -> None:
+    rng = np.random.default_rng(2)
+    ll, noise = rng.normal(-10, 2, (5, 2)), rng.laplace(scale=2.0, size=(3, 5, 2))
+    am = inf.belief_trajectory(ll, C5, 25, noise, aggregate="am")
+    gm = inf.belief_trajectory(ll, C5, 25, noise, aggregate="gm")
+    assert am.shape == gm.shape == (26, 5, 2)
+    scaled = inf.scaled_log_ratios(ll, C5, 25, noise)
+    np.testing.assert_allclose(am[-1], inf.am_beliefs(scaled, 25), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(gm[-1], np.exp(inf.gm_log_beliefs(scaled, 25)), rtol=1e-9, atol=1e-12)
+
+
+def test_gm_test_statistic_normalisation() -> None:
+    # Prop 4.6 with ψ_T = (A+I)^T ζ (spec A10): (n/2^{T−1}) log(ν^GM(1)/ν^GM(0)) → 2Λ(1, 0)
+    rng = np.random.default_rng(4)
+    ll = rng.normal(-20, 3, (5, 2))
+    rounds = np.broadcast_to(ll, (3, 5, 2))
+    S = inf.gm_test_statistic(inf.scaled_log_ratios(ll, K5, 30, rounds * 0))
+    np.testing.assert_allclose(S, 2 * (ll[:, 1].sum() - ll[:, 0].sum()), rtol=1e-9)
+    noise = rng.laplace(size=(3, 5, 2))
+    scaled = inf.scaled_log_ratios(ll, C5, 6, noise)
+    gm = inf.gm_log_beliefs(scaled, 6)
+    np.testing.assert_allclose(inf.gm_test_statistic(scaled), 5 / 2**5 * (gm[..., 1] - gm[..., 0]), rtol=1e-9)
+
+
+# --------------------------------------------------------------------------------------------------
+# The asymptotic oracle and finite T (spec 003 §9 item 15; A15; spec 000 §4(a) item 8)
+# --------------------------------------------------------------------------------------------------
+
+
+def test_oracle_matches_finite_T_with_the_same_noise() -> None:
+    rng = np.random.default_rng(21)
+    ll = actg_like_table(9.538)
+    noise = inf.laplace_noise(rng, 22.18, n_reps=3000, K=8, n_agents=5, n_states=2)
+    oracle = inf.asymptotic_log_ratios(ll, noise)
+    for A, T in ((K5, 21), (C5, 60)):
+        finite = inf.scaled_log_ratios(ll, A, T, noise)
+        win_o = inf.round_counts(oracle, None, 0.0)
+        win_f = inf.round_counts(finite, T, 0.0)
+        assert np.mean(win_o != win_f) < 1e-3
+        gm_o = inf.select_gm(inf.gm_log_beliefs(oracle, None), 0.18)
+        gm_f = inf.select_gm(inf.gm_log_beliefs(finite, T), 0.18)
+        assert np.mean(np.any(gm_o != gm_f, axis=-1)) < 1e-3
+        np.testing.assert_allclose(
+            inf.am_beliefs(finite, T).mean(), inf.am_beliefs(oracle, None).mean(), atol=2e-3
+        )
+
+
+@pytest.mark.parametrize(
+    ("gap", "factor", "spec_gm", "spec_am"), [(9.538, 1.0, 0.61, 0.54), (276.2, 2.0, 1.00, 0.92)]
+)
+def test_spec_item15_oracle_and_finite_T(gap: float, factor: float, spec_gm: float, spec_am: float) -> None:
+    # paper noise b = KΔ|Θ|/ε = 22.18; legacy (bug-inflated Λ, noise ×2) b = 44.36
+    K, n, R = 8, 5, 3000
+    b = factor * inf.noise_scale(DELTA_ACTG, 2, 1.0, K)
+    exact_gm = p_laplace_sum_below(gap * K, 2 * n * K, b)  # Λ + mean noise favours −log 2
+    exact_am = p_laplace_sum_below(gap, 2 * n, b)  # per-round win probability = E[AM belief]
+    assert exact_gm == pytest.approx(spec_gm, abs=0.005) and exact_am == pytest.approx(spec_am, abs=0.005)
+    ll = actg_like_table(gap)
+    rng = np.random.default_rng(15)
+    tau = inf.belief_threshold(1.5)
+    for A, T in ((None, None), (K5, 21), (C5, 60)):
+        res = inf.run_private_mle(ll, A, K=K, T=T, scale=b, n_reps=R, rng=rng)
+        gm_rate = inf.select_gm(res.gm_log_beliefs(), tau)[:, 0, 1].mean()
+        am_belief = res.am_beliefs()[:, :, 1]
+        assert np.ptp(am_belief, axis=1).mean() < 1e-3  # the agents agree (up to rare near-ties)
+        assert abs(gm_rate - exact_gm) < 4 * binomial_se(exact_gm, R)
+        assert abs(am_belief[:, 0].mean() - exact_am) < 4 * math.sqrt(exact_am * (1 - exact_am) / (K * R))
+
+
+def test_round_win_probability_is_one_over_theta_spec_A15() -> None:
+    # Lemma 9.1 with the right count: with equal likelihoods each of the |Θ| states wins a round w.p. 1/|Θ|
+    rng = np.random.default_rng(8)
+    for m in (2, 3, 4):
+        res = inf.run_private_mle(np.zeros((3, m)), None, K=10, T=None, scale=1.0, n_reps=2000, rng=rng)
+        wins = res.round_counts(0.0)[:, 0, 0]
+        assert abs(wins.mean() - 1 / m) < 4 * math.sqrt((1 / m) * (1 - 1 / m) / 20000)
+        if m > 2:
+            assert wins.mean() < 1 / (m - 1) - 0.05  # the paper's 1/|Θ̄| is too optimistic
+
+
+# --------------------------------------------------------------------------------------------------
+# Empirical Type I / II against the theorems (spec 003 §9 item 18)
+# --------------------------------------------------------------------------------------------------
+
+
+def thm41_rates(gap_in_scales: float, corrected: bool = False, R: int = 20000, seed: int = 0) -> tuple:
+    """AM Type II and GM Type I of agent 0 in the T → ∞ limit: |Θ| = 4, |Θ*| = 1, n = 5, Lap(10)."""
+    n, m, b = 5, 4, 10.0
+    ll = np.zeros((n, m))
+    ll[:, 0] = gap_in_scales * b / n  # Λ(θ*) − Λ(θ̄) = gap_in_scales · b
+    rng = np.random.default_rng(seed)
+    mle = np.array([True, False, False, False])  # |Θ*| = 1 (at gap 0: the limit gap → 0+)
+    K_am = inf.to_int_ceil(inf.rounds_am(m, 1, 0.95, corrected=corrected))
+    K_gm = inf.to_int_ceil(inf.rounds_gm(m, 1, 0.05, corrected=corrected))
+    am = inf.run_private_mle(ll, None, K=K_am, T=None, scale=b, n_reps=R, rng=rng).am_beliefs()[:, 0]
+    gm = inf.run_private_mle(ll, None, K=K_gm, T=None, scale=b, n_reps=R, rng=rng).gm_log_beliefs()[:, 0]
+    am_rates = inf.type_errors(inf.select_am(am, 1 / K_am), mle)  # ϱ → ∞: any τ ≤ 1/K
+    gm_rates = inf.type_errors(inf.select_gm(gm, 1 / K_gm), mle)
+    return K_am, am_rates, K_gm, gm_rates
+
+
+def test_thm41_am_type2_within_bound_for_a_moderate_gap() -> None:
+    K_am, am, _, _ = thm41_rates(0.5)
+    assert K_am == 9
+    assert am.type2 <= 0.05 + 2 * binomial_se(0.05, am.n_trials)
+
+
+def test_thm41_am_bound_fails_at_zero_gap_and_the_correction_fixes_it() -> None:
+    # spec A15: (1 − 1/|Θ|)^9 = 0.0751 > 0.05; with |Θ| in place of |Θ̄|, K = 12 and (3/4)^12 = 0.0317
+    K_am, am, _, _ = thm41_rates(0.0, R=20000, seed=1)
+    assert am.type2 == pytest.approx(0.75**K_am, abs=4 * binomial_se(0.0751, am.n_trials))
+    assert am.type2_ci[0] > 0.05
+    K_c, am_c, _, _ = thm41_rates(0.0, corrected=True, R=20000, seed=2)
+    assert K_c == 12 and am_c.type2 == pytest.approx(0.75**12, abs=4 * binomial_se(0.0317, am_c.n_trials))
+
+
+def test_thm41_gm_type1_needs_a_gap_of_several_noise_scales() -> None:
+    # The implementable GM (argmax of Λ + mean noise) meets α only at high SNR; at half a noise scale it
+    # admits a non-MLE state most of the time (the proof's "positive in every round" is not this estimator)
+    _, _, K_gm, good = thm41_rates(5.0, seed=3)
+    assert K_gm == 5 and good.type1 <= 0.05 + 2 * binomial_se(0.05, good.n_trials)
+    assert good.type1 > 0  # a regime where errors still happen
+    _, _, _, bad = thm41_rates(0.5, R=4000, seed=4)
+    assert bad.type1_ci[0] > 0.5
+
+
+def test_two_threshold_and_cor44_at_high_snr() -> None:
+    # Thm 4.3 / Cor 4.4 in the T → ∞ limit, |Θ| = 3, |Θ*| = 1, gap 40 noise scales (p₁ = 0 needs the
+    # non-MLE states to (almost) never win a round)
+    n, m, b = 5, 3, 10.0
+    ll = np.zeros((n, m))
+    ll[:, 0] = 40 * b / n
+    prob, mle = inf.problem_constants(ll), np.array([True, False, False])
+    rng = np.random.default_rng(6)
+    s = inf.schedule_thm43(prob, delta=1.0, eps=1.0, alpha=0.05, beta=0.95, pi1=0.5, pi2=0.5)
+    N = inf.run_private_mle(ll, None, K=s.K, T=None, scale=b, n_reps=8000, rng=rng).round_counts(0.0)[:, 0]
+    low1, high2 = inf.threshold_sets(N, N, s.freq_1, s.freq_2, s.K)
+    assert inf.type_errors(high2, mle).type2 <= 0.05
+    assert inf.type_errors(low1, mle).type1 <= 0.05 + 2 * binomial_se(0.05, 8000)
+    c = inf.schedule_cor44(prob, delta=1.0, eps=1.0, alpha=0.05, beta=0.95, pi2=0.5)
+    N = inf.run_private_mle(ll, None, K=c.K, T=None, scale=b, n_reps=8000, rng=rng).round_counts(0.0)[:, 0]
+    single, _ = inf.threshold_sets(N, N, c.freq_1, c.freq_2, c.K)
+    assert inf.type_errors(single, mle).exact >= 0.9 - 2 * binomial_se(0.9, 8000)
+
+
+def test_thm43_type1_set_fails_at_moderate_snr() -> None:
+    # p₁ = 1 − 1/|Θ*| = 0 assumes a non-MLE state never wins a round; at a gap of 2 noise scales it often does
+    n, m, b = 5, 3, 10.0
+    ll = np.zeros((n, m))
+    ll[:, 0] = 2 * b / n
+    s = inf.schedule_thm43(
+        inf.problem_constants(ll), delta=1.0, eps=1.0, alpha=0.05, beta=0.95, pi1=0.5, pi2=0.5
+    )
+    res = inf.run_private_mle(ll, None, K=s.K, T=None, scale=b, n_reps=2000, rng=np.random.default_rng(17))
+    N = res.round_counts(0.0)[:, 0]
+    low1, _ = inf.threshold_sets(N, N, s.freq_1, s.freq_2, s.K)
+    assert inf.type_errors(low1, np.array([True, False, False])).type1_ci[0] > 0.5
+
+
+def test_threshold_sets_semantics() -> None:
+    N = np.array([[0.0, 0.125, 0.5], [0.25, 0.0, 1.0]])
+    one, two = inf.threshold_sets(N, N, 0.0, 0.25, 8)
+    # τ¹ = 0 (|Θ*| = 1 in Thm 4.3): a state must win at least one round (spec A4)
+    np.testing.assert_array_equal(one, [[False, True, True], [True, False, True]])
+    np.testing.assert_array_equal(two, [[False, False, True], [True, False, True]])
+    one, _ = inf.threshold_sets(N, N, 0.5, 0.25, 8)
+    np.testing.assert_array_equal(one, [[False, False, True], [False, False, True]])
+
+
+# --------------------------------------------------------------------------------------------------
+# Error rates, the sweep task and speed
+# --------------------------------------------------------------------------------------------------
+
+
+def test_type_errors_counts_and_intervals() -> None:
+    sel = np.array([[True, False], [True, True], [False, True], [False, False]])
+    rates = inf.type_errors(sel, np.array([True, False]))
+    assert (rates.type1, rates.type2, rates.exact) == (0.5, 0.5, 0.25)
+    lo, hi = clopper_pearson(2, 4, 0.975)
+    assert rates.type1_ci == (lo, hi) and rates.n_trials == 4
+    per_agent = inf.type_errors(np.stack([sel, ~sel], axis=1), np.array([True, False]))
+    np.testing.assert_allclose(per_agent.type1, [0.5, 0.5])
+    np.testing.assert_allclose(per_agent.exact, [0.25, 0.25])
+    with pytest.raises(ParameterError, match="boolean"):
+        inf.type_errors(sel.astype(int), np.array([True, False]))
+
+
+def test_total_variation() -> None:
+    assert inf.total_variation([0.2, 0.8], [0.5, 0.5]) == pytest.approx(0.3)
+
+
+def test_error_rate_task_through_run_sweep() -> None:
+    ll = actg_like_table(9.538)
+    A = K5.toarray()
+    tasks = [
+        inf.ErrorRateTask(
+            loglik=ll,
+            eps=eps,
+            K=8,
+            T=T,
+            delta=DELTA_ACTG,
+            n_reps=2000,
+            tau_am=0.18,
+            tau_gm=0.18,
+            weights=A,
+            freq_1=0.5,
+            freq_2=0.25,
+        )
+        for eps in (1.0, 1000.0)
+        for T in (None, 21)
+    ]
+    pickle.loads(pickle.dumps(tasks[0]))
+    first = run_sweep(inf.error_rate_task, tasks, seed=3, n_jobs=1)
+    second = run_sweep(inf.error_rate_task, tasks, seed=3, n_jobs=1)
+    assert first == second
+    low, _, high, _ = first
+    assert low["T"] == math.inf and low["n_reps"] == 2000
+    assert low["gm_selects_mle"] == pytest.approx(0.6077, abs=4 * binomial_se(0.61, 2000))
+    assert low["am_belief_mle"] == pytest.approx(0.5398, abs=0.02)
+    assert low["gm_type1_lo"] <= low["gm_type1"] <= low["gm_type1_hi"]
+    for key in ("am_type1", "am_type2", "gm_type1", "gm_type2", "thres1_type1", "thres2_type2"):
+        assert high[key] == 0.0  # ε = 1000: no noise to speak of
+    assert high["gm_exact"] == high["am_exact"] == 1.0
+
+
+def test_speed_2000_replications_8_rounds_1000_iterations_cycle20() -> None:
+    rng = np.random.default_rng(0)
+    A = networks.metropolis_hastings(networks.make_graph("cycle", 20))
+    ll = rng.normal(-100, 5, (20, 3))
+    start = time.perf_counter()
+    res = inf.run_private_mle(ll, A, K=8, T=1000, scale=5.0, n_reps=2000, rng=rng)
+    am, gm, counts = res.am_beliefs(), res.gm_log_beliefs(), res.round_counts(0.1)
+    elapsed = time.perf_counter() - start
+    print(f"2000 reps × K=8 × T=1000 on C_20, |Θ| = 3: {elapsed:.3f} s")
+    assert np.all(np.isfinite(am)) and np.all(np.isfinite(gm)) and counts.shape == (2000, 20, 3)
+    assert elapsed < 10.0
+
+
+# --------------------------------------------------------------------------------------------------
+# Differential privacy of the release: empirical ε audit
+# --------------------------------------------------------------------------------------------------
+
+
+def test_laplace_release_passes_the_audit_and_a_miscalibrated_one_fails() -> None:
+    # Agent with 20 Bernoulli signals; neighbours differ in one signal: log γ(0.7) moves by Δ = logit 0.7
+    thetas, K, eps, R = [0.3, 0.7], 2, 2.0, 200_000
+    delta = inf.bernoulli_sensitivity(thetas, 1)
+    x = inf.bernoulli_loglik([14], [20], thetas)[0, 1]
+    y = inf.bernoulli_loglik([13], [20], thetas)[0, 1]
+    assert abs(x - y) == pytest.approx(delta)
+    per_release = eps / (K * len(thetas))  # each state and round gets ε/(K|Θ|)
+    rng = np.random.default_rng(12)
+
+    def release(scale: float) -> tuple[np.ndarray, np.ndarray]:
+        dx = inf.laplace_noise(rng, scale, n_reps=R, K=K, n_agents=1, n_states=2)[:, 0, 0, 1]
+        dy = inf.laplace_noise(rng, scale, n_reps=R, K=K, n_agents=1, n_states=2)[:, 0, 0, 1]
+        return x + dx, y + dy
+
+    b = inf.noise_scale(delta, len(thetas), eps, K)
+    thresholds = x + b * np.linspace(-2.0, 2.0, 11)  # fixed before sampling
+    ok = audit_epsilon(*release(b), thresholds)
+    assert 0.5 * per_release < ok.epsilon_lower <= per_release
+    bad = audit_epsilon(*release(inf.noise_scale(delta, len(thetas), 2 * eps, K)), thresholds)
+    assert bad.epsilon_lower > per_release
+
+
+# --------------------------------------------------------------------------------------------------
+# Input validation
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: inf.scaled_log_ratios(np.zeros(3), K5, 5), "loglik must be an"),
+        (
+            lambda: inf.scaled_log_ratios(np.zeros((5, 2)), K5, -1),
+            "T \\(iterations\\) must be an integer ≥ 0",
+        ),
+        (lambda: inf.scaled_log_ratios(np.zeros((4, 2)), K5, 3), "A is 5 × 5"),
+        (
+            lambda: inf.scaled_log_ratios(np.zeros((5, 2)), K5, 3, np.zeros((2, 5, 3))),
+            "noise must have shape",
+        ),
+        (lambda: inf.scaled_log_ratios(np.full((5, 2), np.nan), K5, 3), "loglik must be finite"),
+        (lambda: inf.belief_threshold(-1.0), "rho"),
+        (lambda: inf.rounds_am(3, 4, 0.95), "n_mle"),
+        (lambda: inf.rounds_gm(3, 1, 1.5), "alpha must lie in the open interval"),
+        (lambda: inf.select_am(np.ones(2), 0.0), "tau"),
+        (lambda: inf.round_counts(np.zeros((2, 3, 2)), 3, 1.0), "tau_hat"),
+        (lambda: inf.run_private_mle(np.zeros((5, 2)), None, K=2, T=3, scale=1.0, n_reps=2, rng=None), "A"),
+        (
+            lambda: inf.laplace_noise(
+                np.random.default_rng(0), [1.0, 2.0], n_reps=1, K=1, n_agents=3, n_states=2
+            ),
+            "scale",
+        ),
+        (lambda: inf.ProblemConstants(n=5, n_states=2, n_mle=1, gamma=1.0, gap=0.0), "gap"),
+        (lambda: inf.mixing_iterations(1.0, 1.0, a_star=1.0), "a_star"),
+    ],
+)
+def test_invalid_input_raises_parameter_error(call, message: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ParameterError, match=message):
+        call()
