@@ -242,13 +242,13 @@ def test_audit_ignores_events_with_zero_lower_bound() -> None:
 
 @pytest.mark.parametrize("epsilon", [0.0, -1.0, math.nan, math.inf])
 def test_laplace_scale_rejects_bad_epsilon(epsilon: float) -> None:
-    with pytest.raises(ParameterError, match=r"epsilon must be finite and > 0"):
+    with pytest.raises(ParameterError, match=r"epsilon must be a real number > 0"):
         mechanisms.laplace_scale(1.0, epsilon)
 
 
 @pytest.mark.parametrize("sensitivity", [0.0, -2.0, math.nan])
 def test_laplace_scale_rejects_bad_sensitivity(sensitivity: float) -> None:
-    with pytest.raises(ParameterError, match=r"sensitivity must be finite and > 0"):
+    with pytest.raises(ParameterError, match=r"sensitivity must be a real number > 0"):
         mechanisms.laplace_scale(sensitivity, 1.0)
 
 

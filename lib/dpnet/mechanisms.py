@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special, stats
 
 from dpnet.errors import ParameterError
+from dpnet.params import real
 
 __all__ = [
     "AuditResult",
@@ -43,10 +44,7 @@ Event = Callable[[NDArray[np.generic]], NDArray[np.bool_]]
 
 def _check_positive(name: str, value: float) -> float:
     """Validate a finite, strictly positive scalar parameter."""
-    value = float(value)
-    if not (np.isfinite(value) and value > 0):
-        raise ParameterError(f"{name} must be finite and > 0 (got {value})")
-    return value
+    return real(gt=0.0)(name, value)
 
 
 def _as_float_or_array(arr: NDArray[np.float64]) -> NDArray[np.float64] | float:
@@ -196,10 +194,7 @@ def randomized_response(bits: ArrayLike, epsilon: float, rng: np.random.Generato
 
 
 def _check_confidence(confidence: float) -> float:
-    confidence = float(confidence)
-    if not 0.0 < confidence < 1.0:
-        raise ParameterError(f"confidence must lie in the open interval (0, 1) (got {confidence})")
-    return confidence
+    return real(gt=0.0, lt=1.0)("confidence", confidence)
 
 
 def clopper_pearson(

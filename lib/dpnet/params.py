@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,7 +53,7 @@ class Check:
 
 
 def _number(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError("not a number")
     if not math.isfinite(value):
         raise ValueError("not finite")
@@ -97,8 +98,8 @@ def integer(*, ge: int | None = None, le: int | None = None) -> Check:
     describe = "an integer" + (f" {bounds}" if bounds else "")
 
     def convert(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            if isinstance(value, numbers.Real) and float(value).is_integer():
                 value = int(value)
             else:
                 raise TypeError("not an integer")

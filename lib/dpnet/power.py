@@ -19,6 +19,7 @@ from scipy import stats
 
 from dpnet.errors import ParameterError
 from dpnet.mechanisms import rr_flip_probability
+from dpnet.params import integer, real
 
 __all__ = [
     "LaplacePower",
@@ -41,22 +42,16 @@ LaplaceVariant = Literal["paper", "as_published"]
 
 def check_signal_accuracy(p: float) -> float:
     """Validate the signal accuracy ``p ∈ (1/2, 1)``."""
-    if not 0.5 < p < 1.0:
-        raise ParameterError(f"p (signal accuracy) must lie in the open interval (1/2, 1) (got {p})")
-    return float(p)
+    return real(gt=0.5, lt=1.0)("p (signal accuracy)", p)
 
 
 def check_level(alpha: float) -> float:
     """Validate the test level ``α ∈ (0, 1)``."""
-    if not 0.0 < alpha < 1.0:
-        raise ParameterError(f"alpha (test level) must lie in the open interval (0, 1) (got {alpha})")
-    return float(alpha)
+    return real(gt=0.0, lt=1.0)("alpha (test level)", alpha)
 
 
 def _check_agents(n: int) -> int:
-    if int(n) != n or n < 1:
-        raise ParameterError(f"n (number of agents) must be an integer ≥ 1 (got {n})")
-    return int(n)
+    return integer(ge=1)("n (number of agents)", n)
 
 
 def _check_eps(eps: ArrayLike) -> NDArray[np.float64]:
@@ -234,11 +229,7 @@ def laplace_power_mc(
     eps_arr = _check_eps(eps)
     if eps_arr.ndim != 1:
         raise ParameterError("eps must be a 1-D grid of privacy budgets")
-    if int(samples) != samples or samples < 2:
-        raise ParameterError(
-            f"samples (Monte Carlo draws per hypothesis) must be an integer ≥ 2 (got {samples})"
-        )
-    samples = int(samples)
+    samples = integer(ge=2)("samples (Monte Carlo draws per hypothesis)", samples)
     clean = {h: 2.0 * rng.binomial(n, q, size=samples) - n for h, q in (("H0", 1.0 - p), ("H1", p))}
     paper = {h: _sum_of_laplace(n, samples, rng) for h in clean}
     extra = {h: _sum_of_laplace(n, samples, rng) for h in clean}
@@ -325,8 +316,7 @@ def laplace_power_grid(
     """
     from dpnet.sweep import run_sweep
 
-    if int(repeats) != repeats or repeats < 1:
-        raise ParameterError(f"repeats (independent Monte Carlo runs) must be an integer ≥ 1 (got {repeats})")
+    repeats = integer(ge=1)("repeats (independent Monte Carlo runs)", repeats)
     n_arr, p_arr = np.atleast_1d(n_values), np.atleast_1d(p_values)
     eps_t = tuple(float(e) for e in np.atleast_1d(eps))
     cells = [_LaplaceCell(int(n), float(p), eps_t, alpha, samples) for n in n_arr for p in p_arr]
