@@ -55,3 +55,12 @@ def test_unknown_parameter_and_chapter() -> None:
         resolve("power-tradeoff", {**GOOD, "epsilon": 1})
     with pytest.raises(ParameterError, match=r"unknown chapter id 'nope'; known chapters: .*power-tradeoff"):
         resolve("nope", GOOD)
+
+
+def test_booleans_are_not_numbers() -> None:
+    from dpnet.params import integer, real
+
+    with pytest.raises(ParameterError, match="K must be an integer"):
+        integer(ge=0)("K", True)
+    with pytest.raises(ParameterError, match="eps must be a real number"):
+        real(gt=0)("eps", True)

@@ -98,7 +98,9 @@ def integer(*, ge: int | None = None, le: int | None = None) -> Check:
     describe = "an integer" + (f" {bounds}" if bounds else "")
 
     def convert(value: Any) -> int:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError("a boolean is not an integer")
+        if not isinstance(value, numbers.Integral):
             if isinstance(value, numbers.Real) and float(value).is_integer():
                 value = int(value)
             else:
@@ -219,6 +221,32 @@ SCHEMAS: dict[str, Schema] = {
             "p_panel": Param(real(gt=0.5, lt=1.0), "p of the power-vs-ε curves over n (left panels)"),
         },
         constraints=(_panels_in_grid,),
+    ),
+    "distributed-mle": Schema(
+        {
+            **_COMMON,
+            "n_agents": Param(integer(ge=3, le=50), "number of agents n (a cycle needs n ≥ 3)"),
+            "graph": Param(choice("complete", "cycle", "star", "path", "erdos_renyi"), "communication graph"),
+            "edge_prob": Param(real(gt=0.0, le=1.0), "edge probability of the Erdős–Rényi graph"),
+            "n_states": Param(integer(ge=2, le=12), "number of states |Θ|"),
+            "n_signals": Param(integer(ge=1, le=100_000), "Bernoulli signals held by each agent"),
+            "eps_values": Param(eps_grid(allow_zero=False), "privacy budgets ε of the error-rate sweep"),
+            "alpha": Param(real(gt=0.0, lt=1.0), "target Type I error α"),
+            "beta": Param(real(gt=0.0, lt=1.0), "target probability β of keeping every MLE state"),
+            "replications": Param(integer(ge=20), "Monte Carlo replications per point", quick=400, full=2000),
+            "eps_demo": Param(real(gt=0.0), "ε of the belief trajectories and of the sweep over K"),
+            "K_values": Param(list_of(integer(ge=1, le=200)), "numbers of rounds K of the sweep over K"),
+            "gap_values": Param(
+                list_of(real(ge=0.0, le=100.0), min_len=2),
+                "likelihood gaps, in Laplace noise scales, of the guarantee check",
+            ),
+            "iterations": Param(
+                integer(ge=1, le=5000), "iterations T of the trajectories and of the finite-T check"
+            ),
+            "pi": Param(real(gt=0.0, lt=1.0), "slack π₁ = π₂ of the two-threshold rule"),
+            "q1": Param(real(gt=0.0, lt=1.0), "Thm 4.5: bound q₁ on a non-MLE state's per-round rate"),
+            "q2": Param(real(gt=0.0, lt=1.0), "Thm 4.5: bound q₂ on an MLE state's per-round rate"),
+        }
     ),
     "reproducibility": Schema({**_COMMON}),
 }

@@ -1,0 +1,216 @@
+r"""Differentially private distributed MLE by log-linear belief averaging (paper 003 §3–4, §8–9; paper 000).
+
+**Model.** ``n`` agents on a connected graph with a symmetric doubly stochastic weight matrix ``A``
+(:mod:`dpnet.networks`) hold private data. Agent ``i`` knows its log-likelihood ``log γ_i(θ)`` of
+every state ``θ`` of a finite set ``Θ``; the table ``loglik[i, θ] = log γ_i(θ)`` of shape
+``(n, |Θ|)`` is the input of everything here. ``Λ(θ) = Σ_i log γ_i(θ)``, ``Θ* = argmax Λ`` is the MLE
+set, ``Θ̄ = Θ \ Θ*``.
+
+**Dynamics (Alg 4, eq. 18; Alg 1, eq. 12).** Each round starts from noisy beliefs
+``ν_{i,0}(θ) ∝ exp(ζ_i(θ))``, ``ζ_i(θ) = log γ_i(θ) + d_i(θ)`` (``d ≡ 0`` for the non-private Alg 4), and
+iterates ``ν_{i,t}(θ) ∝ ν_{i,t−1}(θ)^{1+a_ii} Π_{j∈N_i} ν_{j,t−1}(θ)^{a_ij}`` (exponent ``1 + a_ii``, spec
+A2). In log space the update is linear up to a per-agent normaliser, so
+
+.. math::
+   \log \nu_{i,T}(\theta) = \operatorname{log\,softmax}_\theta\bigl(2^T \bar\psi_{i,T}(\theta)\bigr),
+   \qquad \bar\psi_T = \Bigl(\frac{A+I}{2}\Bigr)^T \zeta - c,
+
+exactly, for any shift ``c`` common to all agents and states. ``ψ̄_T`` (the *scaled log-ratios*,
+:func:`scaled_log_ratios`) stays bounded for every ``T``
+(``((A+I)/2)^T → 𝟙𝟙ᵀ/n``), and the factor ``2^T`` is applied inside the log-softmax with exact
+power-of-two scaling (:func:`log_softmax_scaled`). Log-beliefs that fall below
+:data:`LOG_BELIEF_FLOOR` (``−2^1000``; the belief is exactly 0 in float64) are set to it, so that
+``T`` in the thousands neither overflows nor produces ``0/0`` (spec §3.10).
+
+**Asymptotic oracle (T → ∞, spec §3.3).** ``ψ̄_T → (Λ + Y_k)/n`` for every agent, with
+``Y_k(θ) = Σ_i d_{i,k}(θ)``: each round puts belief 1 on ``argmax_θ Λ(θ) + Y_k(θ)`` (ties share it).
+:func:`asymptotic_log_ratios` returns this limit in the same representation (``T = None``), so the
+same aggregators give the exact limit: AM → fraction of rounds won; GM → one-hot on
+``argmax Λ + (1/K) Σ_k Y_k`` (spec A15: GM is the softmax of the mean log-beliefs).
+
+**Private MLE (Alg 1).** ``K`` independent rounds with Laplace noise ``d_{i,k}(θ) ~ Lap(b)``,
+``b = Δ K |Θ| / ε`` iid over agents, states and rounds (:func:`noise_scale`; ``×2`` in the authors'
+code, spec D2). Aggregation (:func:`am_beliefs`, :func:`gm_log_beliefs`):
+
+* AM ``ν^AM = (1/K) Σ_k ν_k``, ``Θ̂^AM = {ν^AM ≥ τ_AM}``: bounds the **Type II** error
+  ``P[Θ* ⊄ Θ̂]`` (spec A16);
+* GM ``ν^GM ∝ Π_k ν_k^{1/K} = softmax(2^T mean_k ψ̄_k)``, ``Θ̂^GM = {ν^GM ≥ τ_GM}``: bounds the
+  **Type I** error ``P[Θ̂ ⊄ Θ*]``, but only when the likelihood gap is a few noise scales: the
+  proof of Thm 4.1 treats a different, ``0/0`` estimator (spec A15).
+
+``T = None`` everywhere means the limit ``T → ∞``.
+
+**Two-threshold algorithm (Alg 2, eq. 15).** ``N(θ) = (1/K) Σ_k 1{ν_{k,T}(θ) > τ̂}``
+(:func:`round_counts`); ``Θ̂¹ = {N¹ ≥ τ¹}`` (low Type I) and ``Θ̂² = {N² ≥ τ²}`` (low Type II),
+:func:`threshold_sets`; Cor 4.4 uses one threshold for exact recovery.
+
+**Parameters.** ``K``, ``T`` and thresholds from Thms 4.1, 4.2, 4.3, 4.5 and Cor 4.4 with the exact
+constants of the proofs (:func:`schedule_thm41`, :func:`schedule_thm42`, :func:`schedule_thm43`,
+:func:`schedule_thm45`, :func:`schedule_cor44`), or the authors' code formulas (spec D2/D4,
+:func:`schedule_authors_code`). Paper 000's constants are the same formulas with a per-agent
+sensitivity ``Δ_i`` (pass an array as ``delta``) and a single threshold ``ϱ``;
+:func:`network_dp_sensitivity` gives 000's Network-DP sensitivity.
+
+Shapes: noise and per-round arrays are ``(..., K, n, |Θ|)`` (round axis ``−3``, agent axis ``−2``,
+state axis ``−1``), typically ``(R, K, n, |Θ|)`` for ``R`` Monte Carlo replications. All randomness
+comes from an explicit :class:`numpy.random.Generator` argument ``rng``.
+
+**Modules.**
+
+- :mod:`~dpnet.inference.problem` — belief thresholds ``τ ↔ ϱ``, the MLE set, the problem constants;
+- :mod:`~dpnet.inference.noise` — Bernoulli log-likelihoods, sensitivities, Laplace scales and noise;
+- :mod:`~dpnet.inference.dynamics` — belief dynamics in log space, the ``T → ∞`` oracle, Alg 4;
+- :mod:`~dpnet.inference.aggregation` — AM/GM aggregates, round counts, estimated sets;
+- :mod:`~dpnet.inference.trajectories` — beliefs at every iteration ``t = 0..T`` (plots, test reference);
+- :mod:`~dpnet.inference.simulation` — Monte Carlo runs of the private MLE (Algs 1–2);
+- :mod:`~dpnet.inference.rounds` — rounds ``K``, exact-recovery condition, rounding up;
+- :mod:`~dpnet.inference.iterations` — iterations ``T``, mixing constants, optimal ``ϱ``;
+- :mod:`~dpnet.inference.schedules` — ``K``, ``T``, noise and thresholds of Thms 4.1–4.5, Cor 4.4;
+- :mod:`~dpnet.inference.hypothesis_testing` — GM test statistic, GLRT thresholds, lower bounds on ``K·T``;
+- :mod:`~dpnet.inference.rates` — error rates, total variation, the error-rate sweep task.
+
+Every public name is re-exported here: ``from dpnet import inference as inf; inf.schedule_thm42(...)``.
+"""
+
+from __future__ import annotations
+
+from dpnet.inference.aggregation import (
+    am_beliefs,
+    gm_log_beliefs,
+    round_counts,
+    select_am,
+    select_gm,
+    threshold_sets,
+)
+from dpnet.inference.dynamics import (
+    LOG_BELIEF_FLOOR,
+    asymptotic_log_ratios,
+    log_softmax_scaled,
+    nonprivate_log_beliefs,
+    round_log_beliefs,
+    scaled_log_ratios,
+)
+from dpnet.inference.hypothesis_testing import (
+    glrt_pvalue_authors_code,
+    glrt_threshold_centralised,
+    glrt_threshold_distributed,
+    gm_test_statistic,
+    kt_lower_bound,
+    kt_lower_bound_rr,
+)
+from dpnet.inference.iterations import (
+    consensus_iterations,
+    iterations_authors_code,
+    iterations_bound,
+    mixing_constant_am,
+    mixing_constant_gm,
+    mixing_constant_thres,
+    mixing_iterations,
+    optimal_rho,
+)
+from dpnet.inference.noise import (
+    Convention,
+    bernoulli_loglik,
+    bernoulli_sensitivity,
+    laplace_noise,
+    network_dp_sensitivity,
+    noise_scale,
+    noise_std_sum,
+)
+from dpnet.inference.problem import (
+    ProblemConstants,
+    belief_threshold,
+    log_belief_threshold,
+    mle_mask,
+    problem_constants,
+)
+from dpnet.inference.rates import ErrorRates, ErrorRateTask, error_rate_task, total_variation, type_errors
+from dpnet.inference.rounds import (
+    exact_recovery_boundaries,
+    exact_recovery_feasible,
+    rounds_am,
+    rounds_authors_code,
+    rounds_gm,
+    rounds_thres,
+    rounds_unknown_mle,
+    to_int_ceil,
+)
+from dpnet.inference.schedules import (
+    AMGMSchedule,
+    ThresholdSchedule,
+    schedule_authors_code,
+    schedule_cor44,
+    schedule_thm41,
+    schedule_thm42,
+    schedule_thm43,
+    schedule_thm45,
+)
+from dpnet.inference.simulation import PrivateMLEResult, run_private_mle
+from dpnet.inference.trajectories import belief_trajectory, iterate_log_beliefs, scaled_trajectory
+
+__all__ = [
+    "LOG_BELIEF_FLOOR",
+    "AMGMSchedule",
+    "Convention",
+    "ErrorRateTask",
+    "ErrorRates",
+    "PrivateMLEResult",
+    "ProblemConstants",
+    "ThresholdSchedule",
+    "am_beliefs",
+    "asymptotic_log_ratios",
+    "belief_threshold",
+    "belief_trajectory",
+    "bernoulli_loglik",
+    "bernoulli_sensitivity",
+    "consensus_iterations",
+    "error_rate_task",
+    "exact_recovery_boundaries",
+    "exact_recovery_feasible",
+    "glrt_pvalue_authors_code",
+    "glrt_threshold_centralised",
+    "glrt_threshold_distributed",
+    "gm_log_beliefs",
+    "gm_test_statistic",
+    "iterate_log_beliefs",
+    "iterations_authors_code",
+    "iterations_bound",
+    "kt_lower_bound",
+    "kt_lower_bound_rr",
+    "laplace_noise",
+    "log_belief_threshold",
+    "log_softmax_scaled",
+    "mixing_constant_am",
+    "mixing_constant_gm",
+    "mixing_constant_thres",
+    "mixing_iterations",
+    "mle_mask",
+    "network_dp_sensitivity",
+    "noise_scale",
+    "noise_std_sum",
+    "nonprivate_log_beliefs",
+    "optimal_rho",
+    "problem_constants",
+    "round_counts",
+    "round_log_beliefs",
+    "rounds_am",
+    "rounds_authors_code",
+    "rounds_gm",
+    "rounds_thres",
+    "rounds_unknown_mle",
+    "run_private_mle",
+    "scaled_log_ratios",
+    "scaled_trajectory",
+    "schedule_authors_code",
+    "schedule_cor44",
+    "schedule_thm41",
+    "schedule_thm42",
+    "schedule_thm43",
+    "schedule_thm45",
+    "select_am",
+    "select_gm",
+    "threshold_sets",
+    "to_int_ceil",
+    "total_variation",
+    "type_errors",
+]

@@ -1,0 +1,108 @@
+"""Aggregation over rounds and estimated sets.
+
+AM and GM beliefs (Alg 1), the round counts ``N(θ)`` of Alg 2, the AM/GM selections ``Θ̂`` and the
+two-threshold sets ``Θ̂¹``, ``Θ̂²``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from dpnet.errors import ParameterError
+from dpnet.inference._checks import _check_int, _check_rounds, _check_T
+from dpnet.inference.dynamics import _exp, log_softmax_scaled, round_log_beliefs
+
+__all__ = [
+    "am_beliefs",
+    "gm_log_beliefs",
+    "round_counts",
+    "select_am",
+    "select_gm",
+    "threshold_sets",
+]
+
+
+def am_beliefs(scaled: ArrayLike, T: int | None) -> NDArray[np.float64]:
+    r"""AM aggregate (Alg 1): ``ν^AM_{i,T}(θ) = (1/K) Σ_k ν_{i,k,T}(θ)``, shape ``(..., n, |Θ|)``."""
+    arr = _check_rounds(scaled)
+    return _exp(round_log_beliefs(arr, T)).mean(axis=-3)
+
+
+def _counts(scaled: NDArray[np.float64], log_beliefs: NDArray[np.float64] | None, tau_hat: float) -> Any:
+    """Alg 2 frequencies from the scaled log-ratios (``τ̂ = 0``) or the round log-beliefs (``τ̂ > 0``)."""
+    tau_hat = float(tau_hat)
+    if not 0.0 <= tau_hat < 1.0:
+        raise ParameterError(f"tau_hat (belief threshold) must lie in [0, 1) (got {tau_hat})")
+    if tau_hat == 0.0:
+        won = scaled == scaled.max(axis=-1, keepdims=True)
+    elif log_beliefs is None:
+        raise ParameterError("log-beliefs are needed for tau_hat > 0")
+    else:
+        won = log_beliefs > math.log(tau_hat)
+    return won.mean(axis=-3)
+
+
+def gm_log_beliefs(scaled: ArrayLike, T: int | None) -> NDArray[np.float64]:
+    r"""GM aggregate (Alg 1) in log space, shape ``(..., n, |Θ|)``.
+
+    .. math:: \nu^{GM}_{i,T}(\theta) \propto \prod_k \nu_{i,k,T}(\theta)^{1/K}
+       = \operatorname{softmax}_\theta\Bigl(2^T \frac1K \sum_k \bar\psi_{i,k,T}(\theta)\Bigr),
+
+    since each round's log-normaliser does not depend on θ. Never ``0/0``, even when every state
+    loses some round (spec A15, §3.10).
+    """
+    arr = _check_rounds(scaled)
+    return log_softmax_scaled(arr.mean(axis=-3), _check_T(T))
+
+
+def round_counts(scaled: ArrayLike, T: int | None, tau_hat: float) -> NDArray[np.float64]:
+    r"""Frequency ``N_{i,T}(θ) = (1/K) Σ_k 1{ν_{i,k,T}(θ) > τ̂}`` (Alg 2, eq. 15), shape ``(..., n, |Θ|)``.
+
+    ``τ̂ ∈ (0, 1)`` compares in log space. ``τ̂ = 0`` means "won the round" (``θ`` maximises the round's
+    belief; ties count for all tied states): the paper's ``τ̂ = 0`` captions and the ``ϱ → ∞`` limit
+    of Thm 4.3 (spec §3.4).
+    """
+    arr = _check_rounds(scaled)
+    log_beliefs = None if float(tau_hat) == 0.0 else round_log_beliefs(arr, T)
+    return _counts(arr, log_beliefs, tau_hat)
+
+
+def select_am(am: ArrayLike, tau: float) -> NDArray[np.bool_]:
+    """``Θ̂^AM = {θ : ν^AM(θ) ≥ τ_AM}`` as a boolean mask (``τ ∈ (0, 1]``)."""
+    tau = float(tau)
+    if not 0.0 < tau <= 1.0:
+        raise ParameterError(f"tau (AM belief threshold) must lie in (0, 1] (got {tau})")
+    return np.asarray(am, dtype=float) >= tau
+
+
+def select_gm(gm_log: ArrayLike, tau: float) -> NDArray[np.bool_]:
+    """``Θ̂^GM = {θ : ν^GM(θ) ≥ τ_GM}`` from GM log-beliefs, compared in log space (``τ ∈ (0, 1]``)."""
+    tau = float(tau)
+    if not 0.0 < tau <= 1.0:
+        raise ParameterError(f"tau (GM belief threshold) must lie in (0, 1] (got {tau})")
+    return np.asarray(gm_log, dtype=float) >= math.log(tau)
+
+
+def threshold_sets(
+    counts_1: ArrayLike, counts_2: ArrayLike, freq_1: float, freq_2: float, K: int
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    r"""Alg 2's two sets: ``Θ̂¹ = {N¹ ≥ max(τ¹, 1/K)}`` (low Type I) and ``Θ̂² = {N² ≥ τ²}`` (low Type II).
+
+    ``Θ̂¹ ⊆ Θ* ⊆ Θ̂²`` is the intended sandwich (spec A4 corrects the reversed statement). When
+    ``|Θ*| = 1`` Thm 4.3 gives ``τ¹ = 0`` and ``N ≥ 0`` would admit every state; ``max(τ¹, 1/K)`` (a
+    state must win at least one round) is spec A4's resolution and changes nothing when ``τ¹ > 0``,
+    because ``N`` takes values in ``{0, 1/K, …, 1}``. Cor 4.4's single threshold: ``counts_1 = counts_2``
+    and ``freq_1 = freq_2``.
+    """
+    K = _check_int("K (rounds)", K, 1)
+    for name, value in (("freq_1", freq_1), ("freq_2", freq_2)):
+        if not np.isfinite(value):
+            raise ParameterError(f"{name} (frequency threshold) must be finite (got {value})")
+    n1 = np.asarray(counts_1, dtype=float)
+    n2 = np.asarray(counts_2, dtype=float)
+    tol = 1e-12  # counts are k/K in floating point
+    return n1 >= max(float(freq_1), 1.0 / K) - tol, n2 >= float(freq_2) - tol

@@ -1,0 +1,88 @@
+"""Hypothesis testing (§4.2) and the lower bound (§13).
+
+The GM test statistic, the GLRT thresholds and the authors' p-value, and lower bounds on ``K·T``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import stats
+
+from dpnet.errors import ParameterError
+from dpnet.inference._checks import _check_int, _check_pos, _check_prob, _check_rounds
+
+__all__ = [
+    "glrt_pvalue_authors_code",
+    "glrt_threshold_centralised",
+    "glrt_threshold_distributed",
+    "gm_test_statistic",
+    "kt_lower_bound",
+    "kt_lower_bound_rr",
+]
+
+
+def gm_test_statistic(scaled: ArrayLike, *, null: int = 0, alt: int = 1) -> NDArray[np.float64]:
+    r"""Prop 4.6's statistic ``S_i = (n/2^{T−1}) log(ν^GM_{i,T}(alt)/ν^GM_{i,T}(null))``, shape ``(..., n)``.
+
+    With ``ψ_T = (A+I)^T ζ`` (``T`` updates, spec A10) this is exactly
+    ``2n · mean_k[ψ̄_{k,T}(alt) − ψ̄_{k,T}(null)] → 2 Z^GM`` (twice ``Λ(alt, null)`` plus averaged noise).
+    The authors' code statistic is a quarter of this (spec D5).
+    """
+    arr = _check_rounds(scaled)
+    m = arr.shape[-1]
+    if not (0 <= null < m and 0 <= alt < m and null != alt):
+        raise ParameterError(f"null and alt must be distinct state indices in [0, {m}) (got {null}, {alt})")
+    mean = arr.mean(axis=-3)
+    return 2.0 * arr.shape[-2] * (mean[..., alt] - mean[..., null])
+
+
+def glrt_threshold_distributed(n: int, alpha: float) -> float:
+    """Composite distributed GLRT threshold ``ϱ_d = F⁻¹_{χ²_n}(1 − α/2) − 1`` (§4.2).
+
+    ``n = 5``, ``α = 0.05``: 11.8325.
+    """
+    return float(stats.chi2.ppf(1.0 - _check_prob("alpha", alpha) / 2, _check_int("n", n, 1)) - 1.0)
+
+
+def glrt_threshold_centralised(alpha: float) -> float:
+    """Centralised GLRT threshold ``F⁻¹_{χ²_1}(1 − α)``. ``α = 0.05``: 3.8415."""
+    return float(stats.chi2.ppf(1.0 - _check_prob("alpha", alpha), 1))
+
+
+def glrt_pvalue_authors_code(statistic: ArrayLike, n: int) -> NDArray[np.float64]:
+    """p-value of the authors' notebook: ``1 − F_{χ²_n}(S + 1)`` (spec §3.5)."""
+    return stats.chi2.sf(np.asarray(statistic, dtype=float) + 1.0, _check_int("n", n, 1))
+
+
+def kt_lower_bound(alpha: float, beta: float, diameter: int, kl_sum: float) -> float:
+    r"""Thm 13.1 as published: ``K·T ≥ |1−α−β| diam(G) / (2 Σ_i D_KL(ℓ̂_i(·|1) ‖ ℓ̂_i(·|0)))``.
+
+    As printed the numerator vanishes at the usual operating point ``β = 1 − α``; the proof's
+    Pinsker step bounds ``(P₁ − P₀)²`` with ``P₁ − P₀ = β − α``. Tabulate with care.
+    """
+    alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
+    diameter = _check_int("diameter", diameter, 0)
+    kl_sum = _check_pos("kl_sum", kl_sum)
+    return abs(1.0 - alpha - beta) * diameter / (2.0 * kl_sum)
+
+
+def kt_lower_bound_rr(alpha: float, beta: float, eps: float, eps_gap: float, diameter: int, n: int) -> float:
+    r"""§13 remark (randomized response, ``Be(1/2)`` vs ``Be(1/2 + ε_gap/2)``).
+
+    .. math:: K T \ge \frac{2|1-\alpha-\beta|}{\varepsilon_{gap}^2}
+       \Bigl(\frac{e^\varepsilon + 1}{e^\varepsilon - 1}\Bigr)^2 \frac{\mathrm{diam}(G)}{n}.
+    """
+    alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
+    eps, eps_gap = _check_pos("eps", eps), _check_pos("eps_gap", eps_gap)
+    ratio = 1.0 / math.tanh(eps / 2.0)  # (e^ε + 1)/(e^ε − 1)
+    return (
+        2
+        * abs(1 - alpha - beta)
+        / eps_gap**2
+        * ratio**2
+        * _check_int("diameter", diameter, 0)
+        / _check_int("n", n, 1)
+    )

@@ -1,0 +1,102 @@
+"""Thresholds and problem constants.
+
+Belief thresholds ``τ ↔ ϱ``, the MLE set ``Θ*`` and the data constants ``n``, ``|Θ|``, ``|Θ*|``, ``Γ``
+and the gap ``l`` of the bounds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import special
+
+from dpnet.errors import ParameterError
+from dpnet.inference._checks import _check_int, _check_loglik, _check_states
+
+__all__ = [
+    "ProblemConstants",
+    "belief_threshold",
+    "log_belief_threshold",
+    "mle_mask",
+    "problem_constants",
+]
+
+
+def belief_threshold(rho: float) -> float:
+    r"""Belief threshold of a log-belief-ratio threshold ϱ (Alg 1, Alg 2).
+
+    .. math:: \tau = \frac{1}{1 + e^{\varrho}} = \operatorname{expit}(-\varrho), \qquad \varrho \ge 0.
+
+    ``ln 3 → 0.25``, ``1.5 → 0.182426``, ``5 → 0.0066928509``; ``ϱ = ∞ → 0``.
+    """
+    rho = float(rho)
+    if not rho >= 0:
+        raise ParameterError(f"rho (log-belief threshold) must be ≥ 0 (got {rho})")
+    return float(special.expit(-rho))
+
+
+def log_belief_threshold(tau: float) -> float:
+    r"""Inverse of :func:`belief_threshold`: ``ϱ = log((1 − τ)/τ)`` for ``τ ∈ (0, 1/2]``."""
+    tau = float(tau)
+    if not 0.0 < tau <= 0.5:
+        raise ParameterError(f"tau (belief threshold) must lie in (0, 1/2] (got {tau})")
+    return float(math.log1p(-tau) - math.log(tau))
+
+
+def mle_mask(loglik: ArrayLike, *, atol: float = 1e-9) -> NDArray[np.bool_]:
+    """The MLE set ``Θ* = {θ : Λ(θ) ≥ max Λ − atol}`` as a boolean mask over states, ``Λ = Σ_i loglik[i]``."""
+    arr = _check_loglik(loglik)
+    total = arr.sum(axis=0)
+    return total >= total.max() - float(atol)
+
+
+@dataclass(frozen=True)
+class ProblemConstants:
+    """Data constants of the bounds (spec 003 §2; paper 000 §3.1).
+
+    Attributes
+    ----------
+    n
+        Number of agents.
+    n_states
+        ``|Θ| ≥ 2``.
+    n_mle
+        ``|Θ*|``, the number of MLE states.
+    gamma
+        ``Γ = max_{i,θ} |log γ_i(θ)|`` (unnormalised log-likelihoods, spec A1).
+    gap
+        ``l = min_{θ*∈Θ*, θ̄∈Θ̄} Λ(θ*) − Λ(θ̄) > 0``, the realised gap the proofs use (spec A7); ``inf``
+        when every state is an MLE state.
+    """
+
+    n: int
+    n_states: int
+    n_mle: int
+    gamma: float
+    gap: float
+
+    def __post_init__(self) -> None:
+        _check_int("n (agents)", self.n, 1)
+        _check_states(self.n_states, self.n_mle)
+        if not (self.gamma >= 0 and np.isfinite(self.gamma)):
+            raise ParameterError(f"gamma (Γ) must be finite and ≥ 0 (got {self.gamma})")
+        if not self.gap > 0:
+            raise ParameterError(f"gap (l) must be > 0 (got {self.gap})")
+
+
+def problem_constants(loglik: ArrayLike, *, atol: float = 1e-9) -> ProblemConstants:
+    """``n``, ``|Θ|``, ``|Θ*|``, ``Γ`` and the realised gap ``l`` of a log-likelihood table."""
+    arr = _check_loglik(loglik)
+    mle = mle_mask(arr, atol=atol)
+    total = arr.sum(axis=0)
+    gap = float(total[mle].min() - total[~mle].max()) if (~mle).any() else math.inf
+    return ProblemConstants(
+        n=arr.shape[0],
+        n_states=arr.shape[1],
+        n_mle=int(mle.sum()),
+        gamma=float(np.abs(arr).max()),
+        gap=gap,
+    )

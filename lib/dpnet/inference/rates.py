@@ -1,0 +1,214 @@
+"""Error rates.
+
+Type I, Type II and exact-recovery rates of estimated sets with Clopper–Pearson intervals, the total
+variation distance, and the Monte Carlo task of an error-rate sweep.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from dpnet.errors import ParameterError
+from dpnet.inference._checks import _check_int, _check_loglik
+from dpnet.inference.aggregation import select_am, select_gm, threshold_sets
+from dpnet.inference.dynamics import _exp
+from dpnet.inference.noise import Convention, noise_scale
+from dpnet.inference.problem import mle_mask
+from dpnet.inference.simulation import run_private_mle
+from dpnet.mechanisms import clopper_pearson
+
+__all__ = [
+    "ErrorRateTask",
+    "ErrorRates",
+    "error_rate_task",
+    "total_variation",
+    "type_errors",
+]
+
+
+@dataclass(frozen=True)
+class ErrorRates:
+    """Empirical error rates of estimated sets, with two-sided Clopper–Pearson intervals.
+
+    Attributes
+    ----------
+    type1, type1_ci
+        ``P[Θ̂ ⊄ Θ*]`` (a non-MLE state admitted) and its interval ``(lower, upper)``.
+    type2, type2_ci
+        ``P[Θ* ⊄ Θ̂]`` (an MLE state missed) and its interval.
+    exact, exact_ci
+        ``P[Θ̂ = Θ*]`` and its interval.
+    n_trials
+        Number of replications ``R``.
+    confidence
+        Two-sided level of the intervals.
+    """
+
+    type1: NDArray[np.float64] | float
+    type1_ci: tuple[NDArray[np.float64] | float, NDArray[np.float64] | float]
+    type2: NDArray[np.float64] | float
+    type2_ci: tuple[NDArray[np.float64] | float, NDArray[np.float64] | float]
+    exact: NDArray[np.float64] | float
+    exact_ci: tuple[NDArray[np.float64] | float, NDArray[np.float64] | float]
+    n_trials: int
+    confidence: float
+
+
+def type_errors(selected: ArrayLike, mle: ArrayLike, *, confidence: float = 0.95) -> ErrorRates:
+    """Type I / Type II / exact-recovery rates of estimated sets over replications (spec A16).
+
+    Parameters
+    ----------
+    selected
+        Boolean masks ``Θ̂`` of shape ``(R, ..., |Θ|)``, replications first (e.g. ``(R, n, |Θ|)``: one
+        rate per agent).
+    mle
+        Boolean mask of ``Θ*``, shape ``(|Θ|,)`` (:func:`mle_mask`).
+    confidence
+        Two-sided level of the Clopper–Pearson intervals (each side at ``(1 + confidence)/2``).
+    """
+    sel = np.asarray(selected)
+    star = np.asarray(mle)
+    if sel.dtype != np.bool_ or star.dtype != np.bool_:
+        raise ParameterError("selected and mle must be boolean masks")
+    if star.ndim != 1 or sel.ndim < 2 or sel.shape[-1] != star.shape[0]:
+        raise ParameterError(
+            f"selected must have shape (R, ..., {star.shape[0]}) for an mle mask of {star.shape[0]} states "
+            f"(got {sel.shape})"
+        )
+    if not 0.0 < confidence < 1.0:
+        raise ParameterError(f"confidence must lie in (0, 1) (got {confidence})")
+    R = sel.shape[0]
+    events = {
+        "type1": np.any(sel & ~star, axis=-1),
+        "type2": np.any(star & ~sel, axis=-1),
+        "exact": np.all(sel == star, axis=-1),
+    }
+    level = 0.5 * (1.0 + confidence)
+    out: dict[str, Any] = {}
+    for name, hit in events.items():
+        k = hit.sum(axis=0)
+        rate = k / R
+        out[name] = float(rate) if np.ndim(rate) == 0 else rate
+        out[f"{name}_ci"] = clopper_pearson(k, R, level)
+    return ErrorRates(**out, n_trials=R, confidence=confidence)
+
+
+def total_variation(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64] | float:
+    """Total variation distance ``½ Σ_θ |p(θ) − q(θ)|`` over the last axis."""
+    out = 0.5 * np.abs(np.asarray(p, dtype=float) - np.asarray(q, dtype=float)).sum(axis=-1)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+@dataclass(frozen=True, eq=False)
+class ErrorRateTask:
+    """One point of an error-rate sweep, for ``run_sweep(error_rate_task, tasks, seed=...)``.
+
+    Attributes
+    ----------
+    loglik
+        ``(n, |Θ|)`` log-likelihood table.
+    eps, K, T
+        Budget, rounds, iterations (``T = None``: the exact ``T → ∞`` oracle).
+    delta
+        Sensitivity Δ (scalar or one per agent).
+    n_reps
+        Replications ``R`` (e.g. 2000).
+    tau_am, tau_gm
+        Belief thresholds of AM and GM.
+    weights
+        Dense ``n × n`` weight matrix (needed for finite ``T``).
+    tau_hat_1, tau_hat_2, freq_1, freq_2
+        Two-threshold rule (Alg 2); skipped when ``freq_1`` or ``freq_2`` is ``None``.
+    convention
+        Noise scale convention of :func:`noise_scale`.
+    agent
+        Agent whose sets are scored (the guarantees hold for every agent).
+    chunk
+        Replications simulated at once (bounds memory).
+    """
+
+    loglik: NDArray[np.float64]
+    eps: float
+    K: int
+    T: int | None
+    delta: float | NDArray[np.float64]
+    n_reps: int
+    tau_am: float
+    tau_gm: float
+    weights: NDArray[np.float64] | None = None
+    tau_hat_1: float = 0.0
+    tau_hat_2: float = 0.0
+    freq_1: float | None = None
+    freq_2: float | None = None
+    convention: Convention = "paper"
+    agent: int = 0
+    chunk: int = 1000
+
+
+def _chunk_sets(
+    task: ErrorRateTask, arr: NDArray[np.float64], scale: Any, size: int, rng: np.random.Generator
+) -> dict[str, NDArray[Any]]:
+    res = run_private_mle(arr, task.weights, K=task.K, T=task.T, scale=scale, n_reps=size, rng=rng)
+    i = task.agent
+    am = res.am_beliefs()[:, i]
+    gm_log = res.gm_log_beliefs()[:, i]
+    out = {
+        "am_belief": am,
+        "gm_belief": _exp(gm_log),
+        "am": select_am(am, task.tau_am),
+        "gm": select_gm(gm_log, task.tau_gm),
+    }
+    if task.freq_1 is not None and task.freq_2 is not None:
+        n1 = res.round_counts(task.tau_hat_1)[:, i]
+        n2 = n1 if task.tau_hat_2 == task.tau_hat_1 else res.round_counts(task.tau_hat_2)[:, i]
+        out["thres1"], out["thres2"] = threshold_sets(n1, n2, task.freq_1, task.freq_2, task.K)
+    return out
+
+
+def error_rate_task(task: ErrorRateTask, rng: np.random.Generator) -> dict[str, float]:
+    """Monte Carlo error rates of AM, GM (and the two-threshold sets) for one ``(ε, K, T)`` point.
+
+    Returns a flat dict: the task's ``eps``, ``K``, ``T`` (``inf`` for the oracle), ``noise_scale``,
+    ``n_reps``; for each estimator ``e`` in ``am``, ``gm`` (and ``thres1``, ``thres2``) the rates
+    ``e_type1``, ``e_type2``, ``e_exact`` with 95 % Clopper–Pearson bounds ``e_type1_lo``/``_hi`` …;
+    ``am_belief_mle`` and ``gm_belief_mle``, the mean belief on ``Θ*``; ``gm_selects_mle``, the rate of
+    ``Θ* ∩ Θ̂^GM ≠ ∅``.
+    """
+    arr = _check_loglik(task.loglik)
+    n_reps = _check_int("n_reps", task.n_reps, 1)
+    chunk = _check_int("chunk", task.chunk, 1)
+    _check_int("agent", task.agent, 0)
+    if task.agent >= arr.shape[0]:
+        raise ParameterError(f"agent must be < n = {arr.shape[0]} (got {task.agent})")
+    scale = noise_scale(task.delta, arr.shape[1], task.eps, task.K, convention=task.convention)
+    parts: list[dict[str, NDArray[Any]]] = []
+    for start in range(0, n_reps, chunk):
+        parts.append(_chunk_sets(task, arr, scale, min(chunk, n_reps - start), rng))
+    sets = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    mle = mle_mask(arr)
+    out: dict[str, float] = {
+        "eps": float(task.eps),
+        "K": float(task.K),
+        "T": math.inf if task.T is None else float(task.T),
+        "noise_scale": float(np.mean(scale)),
+        "n_reps": float(n_reps),
+        "am_belief_mle": float(sets["am_belief"][:, mle].sum(axis=-1).mean()),
+        "gm_belief_mle": float(sets["gm_belief"][:, mle].sum(axis=-1).mean()),
+        "gm_selects_mle": float(np.any(sets["gm"][:, mle], axis=-1).mean()),
+    }
+    for name in ("am", "gm", "thres1", "thres2"):
+        if name not in sets:
+            continue
+        rates = type_errors(sets[name], mle)
+        for kind in ("type1", "type2", "exact"):
+            lo, hi = getattr(rates, f"{kind}_ci")
+            out[f"{name}_{kind}"] = float(getattr(rates, kind))
+            out[f"{name}_{kind}_lo"] = float(lo)
+            out[f"{name}_{kind}_hi"] = float(hi)
+    return out

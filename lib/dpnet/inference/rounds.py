@@ -1,0 +1,145 @@
+"""Rounds ``K`` (Thms 4.1, 4.3, 4.5, Cor 4.4; authors' code).
+
+The real-valued requirements on ``K``, Cor 4.4's exact-recovery condition, and :func:`to_int_ceil`,
+which rounds the requirements on ``K`` and ``T`` up.
+"""
+
+from __future__ import annotations
+
+import math
+
+from dpnet.errors import ParameterError
+from dpnet.inference._checks import _check_int, _check_pos, _check_prob, _check_states
+
+__all__ = [
+    "exact_recovery_boundaries",
+    "exact_recovery_feasible",
+    "rounds_am",
+    "rounds_authors_code",
+    "rounds_gm",
+    "rounds_thres",
+    "rounds_unknown_mle",
+    "to_int_ceil",
+]
+
+
+_CEIL_SLACK = 1e-9
+
+
+def to_int_ceil(x: float, *, minimum: int = 0) -> int:
+    """Smallest integer ``≥ x`` (and ``≥ minimum``), forgiving a relative rounding error of ``1e-9``.
+
+    ``K ≥ 5.99146`` gives 6; a value that is an integer up to rounding (``6.000000000001``) gives 6.
+    """
+    if math.isnan(x):
+        raise ParameterError("cannot round NaN up to an integer")
+    if x == -math.inf:
+        return minimum
+    if not math.isfinite(x):
+        raise ParameterError(f"cannot round {x} up to an integer")
+    return max(minimum, math.ceil(x - _CEIL_SLACK * max(1.0, abs(x))))
+
+
+def rounds_am(n_states: int, n_mle: int, beta: float, *, corrected: bool = False) -> float:
+    r"""AM rounds, Thms 4.1–4.2: ``K ≥ |Θ̄| log(|Θ*|/(1−β))`` (real-valued; round up with :func:`to_int_ceil`).
+
+    The proof's per-round win probability ``1/|Θ̄|`` should be ``1/|Θ|`` (spec A15, spec 000 A1):
+    ``corrected=True`` returns ``|Θ| log(|Θ*|/(1−β))``. ``|Θ| = 3``, ``|Θ*| = 1``, ``1−β = 0.05``:
+    5.99146.
+    """
+    n_states, n_mle = _check_states(n_states, n_mle)
+    miss = 1.0 - _check_prob("beta", beta)
+    factor = n_states if corrected else n_states - n_mle
+    return factor * math.log(n_mle / miss)
+
+
+def rounds_gm(n_states: int, n_mle: int, alpha: float, *, corrected: bool = False) -> float:
+    r"""GM rounds, Thms 4.1–4.2: ``K ≥ |Θ*| log(|Θ̄|/α)`` (0 when ``Θ̄ = ∅``).
+
+    ``corrected=True`` uses ``|Θ*| + 1``: a non-MLE state loses a round with probability at least
+    ``1/(|Θ*|+1)``, not ``1/|Θ*|`` (spec 000 A1). Both bound the proof's estimator (a state must
+    keep a positive belief in every round); the implemented GM (softmax of the mean log-beliefs) has
+    no such guarantee when the noise swamps the gap (see :func:`gm_log_beliefs`). ``|Θ| = 3``,
+    ``|Θ*| = 1``, ``α = 0.05``: 3.68888.
+    """
+    n_states, n_mle = _check_states(n_states, n_mle)
+    alpha = _check_prob("alpha", alpha)
+    if n_mle == n_states:
+        return 0.0
+    return (n_mle + 1 if corrected else n_mle) * math.log((n_states - n_mle) / alpha)
+
+
+def rounds_unknown_mle(n_states: int, alpha: float, beta: float) -> float:
+    r"""Rounds when ``|Θ*|`` is unknown (Thm 4.1 remark): ``K ≥ |Θ| log(|Θ|/min{α, 1−β})``."""
+    n_states = _check_int("n_states (|Θ|)", n_states, 2)
+    eta = min(_check_prob("alpha", alpha), 1.0 - _check_prob("beta", beta))
+    return n_states * math.log(n_states / eta)
+
+
+def rounds_authors_code(n_states: int, eta: float) -> int:
+    r"""The authors' code (spec D4): ``K = ⌈|Θ| log(|Θ|/η)⌉``, ``η = max{α, 1−β}``.
+
+    ``|Θ| = 2``: 8, 9, 6 for ``η = 0.05, 0.025, 0.1``.
+    """
+    n_states = _check_int("n_states (|Θ|)", n_states, 2)
+    eta = _check_prob("eta", eta)
+    return to_int_ceil(n_states * math.log(n_states / eta), minimum=1)
+
+
+def rounds_thres(
+    n_states: int,
+    n_mle: int,
+    alpha: float,
+    beta: float,
+    pi1: float,
+    pi2: float,
+    *,
+    mle_count_known: bool = True,
+) -> tuple[float, float]:
+    r"""Two-threshold rounds (Thms 4.3, 4.5): ``(K¹, K²)``, real-valued.
+
+    Known ``|Θ*|``: ``K¹ = log(|Θ̄|/α)/(2π₁²)`` (Type I set) and ``K² = log(|Θ*|/(1−β))/(2π₂²)``
+    (Type II set), the theorem statements (spec A5). Unknown ``|Θ*|``: ``|Θ|`` replaces ``|Θ̄|`` and
+    ``|Θ*|``. ``|Θ| = 3``, ``|Θ*| = 1``, ``α = 1−β = 0.05``, ``π = 0.5``: ``(7.37776, 5.99146)``.
+    """
+    n_states, n_mle = _check_states(n_states, n_mle)
+    alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
+    pi1, pi2 = _check_pos("pi1", pi1), _check_pos("pi2", pi2)
+    if pi2 >= 1:
+        raise ParameterError(f"pi2 must lie in (0, 1) so that τ² = (1 − π₂)p₂ > 0 (got {pi2})")
+    bad, good = (n_states, n_states) if not mle_count_known else (n_states - n_mle, n_mle)
+    k1 = math.log(bad / alpha) / (2 * pi1**2) if bad > 0 else 0.0
+    k2 = math.log(good / (1.0 - beta)) / (2 * pi2**2)
+    return k1, k2
+
+
+def _p1_p2(n_states: int, n_mle: int, mle_count_known: bool) -> tuple[float, float]:
+    """Thm 4.3's ``p₁ = 1 − 1/|Θ*|`` and ``p₂ = 1/|Θ̄|`` (``|Θ|`` for both when ``|Θ*|`` is unknown)."""
+    if not mle_count_known:
+        return 1.0 - 1.0 / n_states, 1.0 / n_states
+    if n_mle == n_states:
+        raise ParameterError("the two-threshold rule needs at least one non-MLE state (|Θ*| < |Θ|)")
+    return 1.0 - 1.0 / n_mle, 1.0 / (n_states - n_mle)
+
+
+def exact_recovery_feasible(n_states: int, n_mle: int) -> bool:
+    r"""Cor 4.4's condition ``p₂ > p₁``, i.e. ``f*(1 − f*) < 1/|Θ|`` with ``f* = |Θ*|/|Θ|`` and ``Θ̄ ≠ ∅``.
+
+    The corollary's "any ``f*`` when ``|Θ| ≤ 4``" misses the boundary ``|Θ| = 4``, ``|Θ*| = 2`` (then
+    ``p₁ = p₂ = 1/2``) and ``f* = 1`` (``Θ̄ = ∅``); both are infeasible here.
+    """
+    n_states, n_mle = _check_states(n_states, n_mle)
+    if n_mle == n_states:
+        return False
+    p1, p2 = _p1_p2(n_states, n_mle, True)
+    return p2 > p1
+
+
+def exact_recovery_boundaries(n_states: int) -> tuple[float, float]:
+    r"""Cor 4.4's density boundaries ``½ ∓ ½ sqrt((|Θ|−4)/|Θ|)`` (``|Θ| > 4``): feasible iff ``f*`` outside.
+
+    ``|Θ| = 5``: (0.276393, 0.723607); ``10``: (0.112702, 0.887298); ``20``: (0.052786, 0.947214).
+    """
+    n_states = _check_int("n_states (|Θ|)", n_states, 5)
+    half = 0.5 * math.sqrt((n_states - 4) / n_states)
+    return 0.5 - half, 0.5 + half

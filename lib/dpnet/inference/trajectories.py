@@ -1,0 +1,101 @@
+"""Belief trajectories over the iterations ``t = 0..T``.
+
+The literal log-space iteration (a reference for tests), the scaled log-ratios ``ψ̄_t``, and the
+beliefs of every round or their AM/GM aggregate, for plots.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import special
+
+from dpnet.errors import ParameterError
+from dpnet.inference._checks import Weights, _check_int
+from dpnet.inference.aggregation import am_beliefs, gm_log_beliefs
+from dpnet.inference.dynamics import _apply_agents, _consensus, _exp, _half_lazy, _zeta, log_softmax_scaled
+from dpnet.networks import check_weights
+
+__all__ = [
+    "belief_trajectory",
+    "iterate_log_beliefs",
+    "scaled_trajectory",
+]
+
+
+def iterate_log_beliefs(
+    loglik: ArrayLike, A: Weights, T: int, noise: ArrayLike | None = None
+) -> NDArray[np.float64]:
+    r"""Literal iteration of eq. (12)/(18) in log space, one step at a time (a reference for tests).
+
+    ``log ν_0 = log_softmax(ζ)`` and ``log ν_t = log_softmax((A+I) log ν_{t−1})``. Log-beliefs grow like
+    ``2^t``: valid while they stay finite in float64 (``T ≲ 1000``); use :func:`belief_trajectory` beyond.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(T + 1, ..., n, |Θ|)``: the log-beliefs at ``t = 0..T``.
+    """
+    zeta = _zeta(loglik, noise)
+    T = _check_int("T (iterations)", T, 0)
+    B = check_weights(A) + np.eye(zeta.shape[-2])
+    out = np.empty((T + 1, *zeta.shape))
+    out[0] = special.log_softmax(zeta, axis=-1)
+    for t in range(1, T + 1):
+        out[t] = special.log_softmax(_apply_agents(B, out[t - 1]), axis=-1)
+    return out
+
+
+def scaled_trajectory(
+    loglik: ArrayLike, A: Weights, T: int, noise: ArrayLike | None = None
+) -> NDArray[np.float64]:
+    """``ψ̄_t = ((A+I)/2) ψ̄_{t−1}``, ``ψ̄_0 = ζ − c``, for ``t = 0..T``: shape ``(T + 1, ..., n, |Θ|)``.
+
+    Iterates the residual and adds the consensus, as :func:`scaled_log_ratios` does (same shift ``c``).
+    """
+    zeta = _zeta(loglik, noise)
+    T = _check_int("T (iterations)", T, 0)
+    M = _half_lazy(A)
+    if M.shape[0] != zeta.shape[-2]:
+        raise ParameterError(f"A is {M.shape[0]} × {M.shape[0]} but loglik has {zeta.shape[-2]} agents")
+    D = M - 1.0 / M.shape[0]
+    mean, consensus = _consensus(zeta)
+    out = np.empty((T + 1, *zeta.shape))
+    residual = zeta - mean
+    out[0] = consensus + residual
+    for t in range(1, T + 1):
+        residual = _apply_agents(D, residual)
+        out[t] = consensus + residual
+    return out
+
+
+def belief_trajectory(
+    loglik: ArrayLike,
+    A: Weights,
+    T: int,
+    noise: ArrayLike | None = None,
+    *,
+    aggregate: Literal["rounds", "am", "gm"] = "rounds",
+) -> NDArray[np.float64]:
+    """Beliefs at every iteration ``t = 0..T`` (stable for any ``T``), for trajectory plots.
+
+    ``aggregate="rounds"``: each round's beliefs ``ν_{i,k,t}``, shape ``(T + 1, ..., n, |Θ|)``;
+    ``"am"`` / ``"gm"``: the AM / GM aggregate over the round axis (−3 of ``noise``), shape
+    ``(T + 1, ..., n, |Θ|)`` without the round axis.
+    """
+    traj = scaled_trajectory(loglik, A, T, noise)
+    if aggregate not in ("rounds", "am", "gm"):
+        raise ParameterError(f"aggregate must be 'rounds', 'am' or 'gm' (got {aggregate!r})")
+    if aggregate != "rounds" and traj.ndim < 4:
+        raise ParameterError("aggregate='am'/'gm' needs noise with a round axis, shape (..., K, n, |Θ|)")
+    out = []
+    for t in range(T + 1):
+        if aggregate == "gm":
+            out.append(_exp(gm_log_beliefs(traj[t], t)))
+        elif aggregate == "am":
+            out.append(am_beliefs(traj[t], t))
+        else:
+            out.append(_exp(log_softmax_scaled(traj[t], t)))
+    return np.stack(out)
