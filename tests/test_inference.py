@@ -611,6 +611,64 @@ def test_total_variation() -> None:
     assert inf.total_variation([0.2, 0.8], [0.5, 0.5]) == pytest.approx(0.3)
 
 
+def test_log_belief_level_exact_for_huge_rho() -> None:
+    assert inf.log_belief_level(800.0) == -800.0
+    assert inf.log_belief_level(0.0) == pytest.approx(-LN2)
+    assert inf.log_belief_level(1.5) == pytest.approx(math.log(inf.belief_threshold(1.5)), rel=1e-15)
+    assert inf.belief_threshold(800.0) == 0.0  # why the log form is needed
+
+
+def test_select_with_rho_800_is_exact() -> None:
+    # log τ = −800: τ underflows, yet states with log-belief −700 are kept and −900 dropped
+    gm_log = np.array([0.0, -700.0, -799.0, -801.0, -900.0, -np.inf])
+    np.testing.assert_array_equal(inf.select_gm(gm_log, rho=800.0), [True, True, True, False, False, False])
+    am = np.exp(np.array([0.0, -700.0, -740.0]))  # e^-740 is a subnormal float
+    am = np.append(am, 0.0)
+    np.testing.assert_array_equal(inf.select_am(am, rho=800.0), [True, True, True, False])
+    np.testing.assert_array_equal(inf.select_am(am, rho=735.0), [True, True, False, False])
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.7, 1.5, 5.0, 40.0, 300.0])
+def test_select_rho_matches_tau_for_moderate_rho(rho: float) -> None:
+    rng = np.random.default_rng(11)
+    scaled = rng.normal(size=(50, 6, 3, 4))
+    T = 3 if rho < 100 else 9
+    tau = inf.belief_threshold(rho)
+    am = inf.am_beliefs(scaled, T)
+    gm = inf.gm_log_beliefs(scaled, T)
+    np.testing.assert_array_equal(inf.select_am(am, rho=rho), inf.select_am(am, tau))
+    np.testing.assert_array_equal(inf.select_gm(gm, rho=rho), inf.select_gm(gm, tau))
+
+
+def test_select_needs_exactly_one_threshold() -> None:
+    for select in (inf.select_am, inf.select_gm):
+        with pytest.raises(ParameterError, match="exactly one"):
+            select(np.ones(2))
+        with pytest.raises(ParameterError, match="exactly one"):
+            select(np.ones(2), 0.5, rho=1.0)
+    with pytest.raises(ParameterError, match="rho"):
+        inf.select_gm(np.ones(2), rho=-1.0)
+
+
+def test_error_rate_task_rho_thresholds() -> None:
+    ll = actg_like_table(9.538)
+    common = dict(loglik=ll, eps=100.0, K=4, T=12, delta=DELTA_ACTG, n_reps=300, weights=K5.toarray())
+    rho = 2.0
+    by_tau = inf.ErrorRateTask(**common, tau_am=inf.belief_threshold(rho), tau_gm=inf.belief_threshold(rho))
+    by_rho = inf.ErrorRateTask(**common, rho_am=rho, rho_gm=rho)
+    rng = np.random.default_rng
+    moderate = inf.error_rate_task(by_tau, rng(5))
+    assert moderate == inf.error_rate_task(by_rho, rng(5))
+    huge = inf.error_rate_task(inf.ErrorRateTask(**common, rho_am=800.0, rho_gm=800.0), rng(5))
+    for est in ("am", "gm"):  # a smaller τ, same noise: larger sets
+        assert huge[f"{est}_type1"] >= moderate[f"{est}_type1"]
+        assert huge[f"{est}_type2"] <= moderate[f"{est}_type2"]
+    with pytest.raises(ParameterError, match="exactly one of tau_am and rho_am"):
+        inf.ErrorRateTask(**common, tau_am=0.1, rho_am=1.0, tau_gm=0.1)
+    with pytest.raises(ParameterError, match="exactly one of tau_gm and rho_gm"):
+        inf.ErrorRateTask(**common, tau_am=0.1)
+
+
 def test_error_rate_task_through_run_sweep() -> None:
     ll = actg_like_table(9.538)
     A = K5.toarray()

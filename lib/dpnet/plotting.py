@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.axis import Axis
+from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator
 from numpy.typing import ArrayLike
 
-__all__ = ["critical_budget_heatmap", "panel_row", "power_curves"]
+__all__ = [
+    "critical_budget_heatmap",
+    "error_rate_axes",
+    "fixed_ticks",
+    "guarantee_line",
+    "log_ticks",
+    "panel_row",
+    "plain_log",
+    "plot_error_rates",
+    "power_curves",
+]
 
 STYLE = {
     "figure.dpi": 110,
@@ -103,3 +118,96 @@ def critical_budget_heatmap(
     ax.grid(False)
     ax.set_title(title)
     ax.figure.colorbar(image, ax=ax, label=r"$\varepsilon^*$")
+
+
+def _plain(value: float, _pos: Any = None) -> str:
+    return f"{value:g}"
+
+
+def fixed_ticks(axis: Axis, values: Iterable[float]) -> None:
+    """Major ticks at exactly ``values`` with plain labels (``f"{v:g}"``, no mathtext), no minor ticks."""
+    axis.set_major_locator(FixedLocator(list(values)))
+    axis.set_major_formatter(FuncFormatter(_plain))
+    axis.set_minor_locator(NullLocator())
+
+
+def plain_log(axis: Axis) -> None:
+    """Plain labels (``f"{v:g}"``) on a log axis, and no minor-tick labels."""
+    axis.set_major_formatter(FuncFormatter(_plain))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def log_ticks(axis: Axis, values: ArrayLike) -> None:
+    """Ticks at ``1, 2, 5 × 10^k`` (``k = −4..6``) within the range of ``values``, with plain labels.
+
+    Falls back to the two ends of the range when fewer than two such ticks fit.
+    """
+    lo, hi = float(np.min(values)), float(np.max(values))
+    ticks = [m * 10.0**e for e in range(-4, 7) for m in (1, 2, 5) if lo <= m * 10.0**e <= hi]
+    fixed_ticks(axis, ticks if len(ticks) >= 2 else [lo, hi])
+
+
+ERROR_LABELS = {
+    "type1": "Type I error P[Θ̂ ⊄ Θ*]",
+    "type2": "Type II error P[Θ* ⊄ Θ̂]",
+    "exact": "error",
+}
+
+
+def plot_error_rates(
+    ax: Axes,
+    x: ArrayLike,
+    records: Sequence[Mapping[str, float]],
+    kind: str,
+    *,
+    label: str,
+    color: str,
+    marker: str = "o",
+    ls: str = "-",
+    shift: float = 1.0,
+    faint: bool = False,
+) -> ErrorbarContainer:
+    """Error rates ``records[j][kind]`` against ``x`` with their confidence intervals as error bars.
+
+    Each record holds the rate under ``kind`` and its interval (e.g. 95 % Clopper–Pearson) under
+    ``kind + "_lo"`` and ``kind + "_hi"`` (the flat records of
+    :func:`~dpnet.inference.error_rate_task`). ``shift`` multiplies ``x``, to spread overlapping
+    markers on a log axis; ``faint`` draws a thin, translucent curve (an uncontrolled error).
+    """
+    y = np.array([r[kind] for r in records], dtype=float)
+    lo = np.array([r[kind + "_lo"] for r in records], dtype=float)
+    hi = np.array([r[kind + "_hi"] for r in records], dtype=float)
+    return ax.errorbar(
+        np.asarray(x, dtype=float) * shift,
+        y,
+        yerr=[y - lo, hi - y],
+        label=label,
+        color=color,
+        marker=marker,
+        ms=4,
+        lw=1.0 if faint else 1.4,
+        ls=ls,
+        capsize=2,
+        alpha=0.45 if faint else 1,
+    )
+
+
+def guarantee_line(ax: Axes, value: float, label: str, ls: str = "--") -> Line2D:
+    """A horizontal dark-grey line at a guaranteed error level (``α``, ``1 − β``, …)."""
+    return ax.axhline(value, color="0.15", ls=ls, lw=1.0, label=label)
+
+
+def error_rate_axes(ax: Axes, kind: str, top: float = 1.0) -> None:
+    """Error-rate y axis from 0 to ``1.02 top`` on a square-root scale, labelled for ``kind``.
+
+    The square root keeps small rates (the guarantees) readable next to 1. ``kind`` is ``"type1"``,
+    ``"type2"`` or ``"exact"`` (labelled "error"); ticks are plain, at 0, 0.01, 0.05, 0.1, … (with
+    0.02 too when ``top ≤ 0.3``).
+    """
+    ax.set_yscale("function", functions=(lambda v: np.sqrt(np.maximum(v, 0)), np.square))
+    ax.set_ylim(0, 1.02 * top)
+    ticks = (0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0)
+    if top > 0.3:
+        ticks = tuple(v for v in ticks if v != 0.02)
+    fixed_ticks(ax.yaxis, [v for v in ticks if v <= top])
+    ax.set_ylabel(ERROR_LABELS[kind])

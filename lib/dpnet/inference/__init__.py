@@ -57,7 +57,7 @@ comes from an explicit :class:`numpy.random.Generator` argument ``rng``.
 
 **Modules.**
 
-- :mod:`~dpnet.inference.problem` — belief thresholds ``τ ↔ ϱ``, the MLE set, the problem constants;
+- :mod:`~dpnet.inference.problem` — thresholds ``τ ↔ ϱ`` and ``log τ``, the MLE set, problem constants;
 - :mod:`~dpnet.inference.noise` — Bernoulli log-likelihoods, sensitivities, Laplace scales and noise;
 - :mod:`~dpnet.inference.dynamics` — belief dynamics in log space, the ``T → ∞`` oracle, Alg 4;
 - :mod:`~dpnet.inference.aggregation` — AM/GM aggregates, round counts, estimated sets;
@@ -120,6 +120,7 @@ from dpnet.inference.noise import (
 from dpnet.inference.problem import (
     ProblemConstants,
     belief_threshold,
+    log_belief_level,
     log_belief_threshold,
     mle_mask,
     problem_constants,
@@ -178,6 +179,7 @@ __all__ = [
     "kt_lower_bound",
     "kt_lower_bound_rr",
     "laplace_noise",
+    "log_belief_level",
     "log_belief_threshold",
     "log_softmax_scaled",
     "mixing_constant_am",

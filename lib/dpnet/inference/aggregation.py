@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 from dpnet.errors import ParameterError
 from dpnet.inference._checks import _check_int, _check_rounds, _check_T
 from dpnet.inference.dynamics import _exp, log_softmax_scaled, round_log_beliefs
+from dpnet.inference.problem import belief_threshold, log_belief_level
 
 __all__ = [
     "am_beliefs",
@@ -71,20 +72,44 @@ def round_counts(scaled: ArrayLike, T: int | None, tau_hat: float) -> NDArray[np
     return _counts(arr, log_beliefs, tau_hat)
 
 
-def select_am(am: ArrayLike, tau: float) -> NDArray[np.bool_]:
-    """``Θ̂^AM = {θ : ν^AM(θ) ≥ τ_AM}`` as a boolean mask (``τ ∈ (0, 1]``)."""
-    tau = float(tau)
+def _select_log_tau(tau: float | None, rho: float | None, which: str) -> float:
+    """``log τ`` from exactly one of ``tau ∈ (0, 1]`` and ``rho ≥ 0`` (``log τ = −log(1 + e^ϱ)``)."""
+    if (tau is None) == (rho is None):
+        raise ParameterError(f"give exactly one of tau and rho ({which} belief threshold)")
+    if rho is not None:
+        return log_belief_level(rho)
+    tau = float(tau)  # type: ignore[arg-type]
     if not 0.0 < tau <= 1.0:
-        raise ParameterError(f"tau (AM belief threshold) must lie in (0, 1] (got {tau})")
-    return np.asarray(am, dtype=float) >= tau
+        raise ParameterError(f"tau ({which} belief threshold) must lie in (0, 1] (got {tau})")
+    return math.log(tau)
 
 
-def select_gm(gm_log: ArrayLike, tau: float) -> NDArray[np.bool_]:
-    """``Θ̂^GM = {θ : ν^GM(θ) ≥ τ_GM}`` from GM log-beliefs, compared in log space (``τ ∈ (0, 1]``)."""
-    tau = float(tau)
-    if not 0.0 < tau <= 1.0:
-        raise ParameterError(f"tau (GM belief threshold) must lie in (0, 1] (got {tau})")
-    return np.asarray(gm_log, dtype=float) >= math.log(tau)
+def select_am(am: ArrayLike, tau: float | None = None, *, rho: float | None = None) -> NDArray[np.bool_]:
+    """``Θ̂^AM = {θ : ν^AM(θ) ≥ τ_AM}`` as a boolean mask.
+
+    Give exactly one of ``tau ∈ (0, 1]`` or the log-belief-ratio threshold ``rho = ϱ ≥ 0``
+    (``τ = 1/(1 + e^ϱ)``, :func:`~dpnet.inference.belief_threshold`). With ``rho`` the comparison
+    stays exact when ``τ`` is below the smallest normal float (``ϱ ≳ 708``, and ``τ`` rounds to 0
+    for ``ϱ ≳ 745``): beliefs are then compared in log space with ``log τ = −log(1 + e^ϱ)``. Where
+    ``τ`` is a normal float the beliefs are compared with ``τ`` itself, as with ``tau``.
+    """
+    log_tau = _select_log_tau(tau, rho, "AM")
+    arr = np.asarray(am, dtype=float)
+    threshold = float(tau) if rho is None else belief_threshold(rho)
+    if threshold >= np.finfo(float).tiny:
+        return arr >= threshold
+    with np.errstate(divide="ignore"):
+        return np.log(arr) >= log_tau
+
+
+def select_gm(gm_log: ArrayLike, tau: float | None = None, *, rho: float | None = None) -> NDArray[np.bool_]:
+    """``Θ̂^GM = {θ : ν^GM(θ) ≥ τ_GM}`` from GM log-beliefs, compared in log space.
+
+    Give exactly one of ``tau ∈ (0, 1]`` (compared with ``log τ``) or the log-belief-ratio threshold
+    ``rho = ϱ ≥ 0``, compared with ``log τ = −log(1 + e^ϱ)``, exact for any ``ϱ`` (``τ`` itself
+    underflows to 0 for ``ϱ ≳ 745``).
+    """
+    return np.asarray(gm_log, dtype=float) >= _select_log_tau(tau, rho, "GM")
 
 
 def threshold_sets(

@@ -19,6 +19,7 @@ from dpnet.inference._checks import _check_int, _check_loglik, _check_states
 __all__ = [
     "ProblemConstants",
     "belief_threshold",
+    "log_belief_level",
     "log_belief_threshold",
     "mle_mask",
     "problem_constants",
@@ -44,6 +45,20 @@ def log_belief_threshold(tau: float) -> float:
     if not 0.0 < tau <= 0.5:
         raise ParameterError(f"tau (belief threshold) must lie in (0, 1/2] (got {tau})")
     return float(math.log1p(-tau) - math.log(tau))
+
+
+def log_belief_level(rho: float) -> float:
+    r"""``log τ`` of a log-belief-ratio threshold ϱ, computed without forming ``τ``.
+
+    .. math:: \log\tau = -\log\bigl(1 + e^{\varrho}\bigr), \qquad \varrho \ge 0,
+
+    exact for any ϱ, whereas :func:`belief_threshold` rounds to 0 for ``ϱ ≳ 745``
+    (``ϱ = 800 → −800``, ``ϱ = 0 → −log 2``, ``ϱ = ∞ → −∞``).
+    """
+    rho = float(rho)
+    if not rho >= 0:
+        raise ParameterError(f"rho (log-belief threshold) must be ≥ 0 (got {rho})")
+    return -float(np.logaddexp(0.0, rho))
 
 
 def mle_mask(loglik: ArrayLike, *, atol: float = 1e-9) -> NDArray[np.bool_]:

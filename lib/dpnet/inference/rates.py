@@ -120,7 +120,7 @@ class ErrorRateTask:
     n_reps
         Replications ``R`` (e.g. 2000).
     tau_am, tau_gm
-        Belief thresholds of AM and GM.
+        Belief thresholds of AM and GM, ``τ ∈ (0, 1]``.
     weights
         Dense ``n × n`` weight matrix (needed for finite ``T``).
     tau_hat_1, tau_hat_2, freq_1, freq_2
@@ -131,6 +131,11 @@ class ErrorRateTask:
         Agent whose sets are scored (the guarantees hold for every agent).
     chunk
         Replications simulated at once (bounds memory).
+    rho_am, rho_gm
+        Log-belief-ratio thresholds ``ϱ ≥ 0``, alternatives to ``tau_am``, ``tau_gm``
+        (``τ = 1/(1 + e^ϱ)``); give exactly one of each pair. The sets then compare log-beliefs with
+        ``log τ = −log(1 + e^ϱ)``, exact even where ``τ`` underflows (``ϱ ≳ 745``; see
+        :func:`select_am`, :func:`select_gm`).
     """
 
     loglik: NDArray[np.float64]
@@ -139,8 +144,8 @@ class ErrorRateTask:
     T: int | None
     delta: float | NDArray[np.float64]
     n_reps: int
-    tau_am: float
-    tau_gm: float
+    tau_am: float | None = None
+    tau_gm: float | None = None
     weights: NDArray[np.float64] | None = None
     tau_hat_1: float = 0.0
     tau_hat_2: float = 0.0
@@ -149,6 +154,13 @@ class ErrorRateTask:
     convention: Convention = "paper"
     agent: int = 0
     chunk: int = 1000
+    rho_am: float | None = None
+    rho_gm: float | None = None
+
+    def __post_init__(self) -> None:
+        for est in ("am", "gm"):
+            if (getattr(self, f"tau_{est}") is None) == (getattr(self, f"rho_{est}") is None):
+                raise ParameterError(f"give exactly one of tau_{est} and rho_{est}")
 
 
 def _chunk_sets(
@@ -161,8 +173,8 @@ def _chunk_sets(
     out = {
         "am_belief": am,
         "gm_belief": _exp(gm_log),
-        "am": select_am(am, task.tau_am),
-        "gm": select_gm(gm_log, task.tau_gm),
+        "am": select_am(am, task.tau_am, rho=task.rho_am),
+        "gm": select_gm(gm_log, task.tau_gm, rho=task.rho_gm),
     }
     if task.freq_1 is not None and task.freq_2 is not None:
         n1 = res.round_counts(task.tau_hat_1)[:, i]
