@@ -392,3 +392,9 @@ def test_download_path_with_synthetic_file(
         httpd.shutdown()
         httpd.server_close()
         thread.join(timeout=5)
+
+
+def test_mirror_that_is_not_a_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DPNET_DATA_MIRROR", str(tmp_path / "nowhere"))
+    with pytest.raises(DataError, match="is not a directory"):
+        data.fetch("actg175")

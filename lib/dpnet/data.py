@@ -111,9 +111,20 @@ def default_registry_path() -> Path:
 
 
 def mirror_dir() -> Path | None:
-    """The mirror directory named by ``DPNET_DATA_MIRROR``, or None when unset (or empty)."""
+    """The mirror directory named by ``DPNET_DATA_MIRROR``, or None when unset (or empty).
+
+    A value that is not an existing directory is an error (rather than every file "missing").
+    """
     raw = os.environ.get("DPNET_DATA_MIRROR")
-    return Path(raw).expanduser().resolve() if raw else None
+    if not raw:
+        return None
+    path = Path(raw).expanduser().resolve()
+    if not path.is_dir():
+        raise DataError(
+            f"DPNET_DATA_MIRROR={raw} is not a directory: point it at the folder holding the dataset "
+            "files (e.g. ../shared/data), or unset it to use the download cache"
+        )
+    return path
 
 
 def cache_dir() -> Path:
