@@ -27,16 +27,8 @@ __all__ = [
     "power_curves",
 ]
 
-STYLE = {
-    "figure.dpi": 110,
-    "axes.grid": True,
-    "grid.alpha": 0.3,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "font.size": 10,
-    "legend.fontsize": 8,
-    "legend.frameon": False,
-}
+STYLE = {"figure.dpi": 110}  # rc settings that take effect when the figure is created
+GRID_ALPHA = 0.3
 
 
 def panel_row(ncols: int, *, width: float = 4.2, height: float = 3.4) -> tuple[Figure, np.ndarray]:
@@ -44,7 +36,7 @@ def panel_row(ncols: int, *, width: float = 4.2, height: float = 3.4) -> tuple[F
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), layout="constrained")
     for ax in np.atleast_1d(axes):
-        ax.grid(True, alpha=STYLE["grid.alpha"])
+        ax.grid(True, alpha=GRID_ALPHA)
         ax.spines[["top", "right"]].set_visible(False)
     return fig, np.atleast_1d(axes)
 

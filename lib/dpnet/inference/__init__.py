@@ -120,6 +120,7 @@ from dpnet.inference.noise import (
 from dpnet.inference.problem import (
     ProblemConstants,
     belief_threshold,
+    gap_loglik,
     log_belief_level,
     log_belief_threshold,
     mle_mask,
@@ -168,6 +169,7 @@ __all__ = [
     "error_rate_task",
     "exact_recovery_boundaries",
     "exact_recovery_feasible",
+    "gap_loglik",
     "glrt_pvalue_authors_code",
     "glrt_threshold_centralised",
     "glrt_threshold_distributed",

@@ -6,6 +6,7 @@ The GM test statistic, the GLRT thresholds and the authors' p-value, and lower b
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -57,16 +58,27 @@ def glrt_pvalue_authors_code(statistic: ArrayLike, n: int) -> NDArray[np.float64
     return stats.chi2.sf(np.asarray(statistic, dtype=float) + 1.0, _check_int("n", n, 1))
 
 
-def kt_lower_bound(alpha: float, beta: float, diameter: int, kl_sum: float) -> float:
-    r"""Thm 13.1 as published: ``K·T ≥ |1−α−β| diam(G) / (2 Σ_i D_KL(ℓ̂_i(·|1) ‖ ℓ̂_i(·|0)))``.
+def kt_lower_bound(
+    alpha: float,
+    beta: float,
+    diameter: int,
+    kl_sum: float,
+    *,
+    numerator: Literal["printed", "proof"] = "printed",
+) -> float:
+    r"""Thm 13.1: ``K·T ≥ c · diam(G) / (2 Σ_i D_KL(ℓ̂_i(·|1) ‖ ℓ̂_i(·|0)))``.
 
-    As printed the numerator vanishes at the usual operating point ``β = 1 − α``; the proof's
-    Pinsker step bounds ``(P₁ − P₀)²`` with ``P₁ − P₀ = β − α``. Tabulate with care.
+    ``numerator="printed"`` uses the published ``c = |1−α−β|``, which vanishes at the usual
+    operating point ``β = 1 − α``. ``numerator="proof"`` uses ``c = (β − α)²``, what the proof's
+    Pinsker step actually bounds (``P₁ − P₀ = β − α``).
     """
     alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
     diameter = _check_int("diameter", diameter, 0)
     kl_sum = _check_pos("kl_sum", kl_sum)
-    return abs(1.0 - alpha - beta) * diameter / (2.0 * kl_sum)
+    if numerator not in ("printed", "proof"):
+        raise ParameterError(f"numerator must be 'printed' or 'proof' (got {numerator!r})")
+    c = abs(1.0 - alpha - beta) if numerator == "printed" else (beta - alpha) ** 2
+    return c * diameter / (2.0 * kl_sum)
 
 
 def kt_lower_bound_rr(alpha: float, beta: float, eps: float, eps_gap: float, diameter: int, n: int) -> float:

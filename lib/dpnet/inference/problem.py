@@ -15,10 +15,12 @@ from scipy import special
 
 from dpnet.errors import ParameterError
 from dpnet.inference._checks import _check_int, _check_loglik, _check_states
+from dpnet.params import integer, real
 
 __all__ = [
     "ProblemConstants",
     "belief_threshold",
+    "gap_loglik",
     "log_belief_level",
     "log_belief_threshold",
     "mle_mask",
@@ -115,3 +117,18 @@ def problem_constants(loglik: ArrayLike, *, atol: float = 1e-9) -> ProblemConsta
         gamma=float(np.abs(arr).max()),
         gap=gap,
     )
+
+
+def gap_loglik(n_agents: int, n_states: int, gap: float) -> NDArray[np.float64]:
+    """A log-likelihood table whose unique MLE state 0 leads every other state by ``gap``.
+
+    Agents share the lead equally: ``log γ_i(θ₀) = gap/n`` and ``log γ_i(θ) = 0`` otherwise, so
+    ``Λ(θ₀) − Λ(θ) = gap`` for every ``θ ≠ θ₀`` (measure ``gap`` in noise scales by taking Δ such that
+    the Laplace scale is 1).
+    """
+    n_agents = integer(ge=1)("n_agents", n_agents)
+    n_states = integer(ge=2)("n_states", n_states)
+    gap = real(gt=0.0)("gap", gap)
+    table = np.zeros((n_agents, n_states))
+    table[:, 0] = gap / n_agents
+    return table
