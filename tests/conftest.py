@@ -11,6 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pandas as pd
+import pytest
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = (REPO_ROOT.parent / "shared" / "data").resolve()
 
@@ -18,3 +21,28 @@ if not os.environ.get("DPNET_DATA_MIRROR") and SHARED_DATA.is_dir():
     os.environ["DPNET_DATA_MIRROR"] = str(SHARED_DATA)
 os.environ.setdefault("DPNET_PROGRESS", "0")
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+# Data through the registry, skipped with a reason when no mirror, cache or network provides them.
+
+
+@pytest.fixture(scope="session")
+def actg() -> pd.DataFrame:
+    from dpnet.errors import DataError  # dpnet is imported only after the environment above is set
+    from dpnet.survival import load_actg175
+
+    try:
+        return load_actg175()
+    except DataError as exc:
+        pytest.skip(f"ACTG 175 data unavailable (no mirror, cache or network): {exc}")
+
+
+@pytest.fixture(scope="session")
+def samstein() -> pd.DataFrame:
+    from dpnet.errors import DataError
+    from dpnet.survival import load_samstein2019
+
+    try:
+        return load_samstein2019()
+    except DataError as exc:
+        pytest.skip(f"Samstein et al. 2019 data unavailable (no mirror, cache or network): {exc}")

@@ -8,33 +8,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpnet.errors import DataError, ParameterError
+from dpnet.errors import ParameterError
 from dpnet.survival import (
     ACTG175_ARMS,
     cox_partial_loglik,
-    load_actg175,
-    load_samstein2019,
     split_centres,
 )
 
 # ----------------------------------------------------------------------------------------------------------
 # Fixtures: data through the registry, skipped with a reason when no mirror, cache or network provides them
-
-
-@pytest.fixture(scope="module")
-def actg() -> pd.DataFrame:
-    try:
-        return load_actg175()
-    except DataError as exc:
-        pytest.skip(f"ACTG 175 data unavailable (no mirror, cache or network): {exc}")
-
-
-@pytest.fixture(scope="module")
-def samstein() -> pd.DataFrame:
-    try:
-        return load_samstein2019()
-    except DataError as exc:
-        pytest.skip(f"Samstein et al. 2019 data unavailable (no mirror, cache or network): {exc}")
 
 
 @pytest.fixture(scope="module")

@@ -248,6 +248,32 @@ SCHEMAS: dict[str, Schema] = {
             "q2": Param(real(gt=0.0, lt=1.0), "Thm 4.5: bound q₂ on an MLE state's per-round rate"),
         }
     ),
+    "hypothesis-testing": Schema(
+        {
+            **_COMMON,
+            "n_centers": Param(integer(ge=2, le=50), "number of centres (hospitals) n, on a complete graph"),
+            "split": Param(choice("round_robin", "random"), "how patients are assigned to centres"),
+            "eps": Param(real(gt=0.0), "privacy budget ε of the private runs"),
+            "alpha": Param(real(gt=0.0, lt=0.5), "level α of the tests; α = 1 − β of the private MLE runs"),
+            "likelihood": Param(
+                choice("paper", "as_published"),
+                "likelihood and noise convention of the main results: the paper's or the authors' code's",
+            ),
+            "replications": Param(
+                integer(ge=20), "Monte Carlo replications per success rate", quick=200, full=1000
+            ),
+            "rho": Param(real(gt=0.0), "log-belief threshold ϱ_AM = ϱ_GM of the ACTG runs (Fig 14.1)"),
+            "rho_cancer": Param(real(gt=0.0), "log-belief threshold ϱ of the cancer-cohort runs (Fig 14.4)"),
+            "penalizer": Param(
+                real(ge=0.0), "ridge penalty of the composite test's Cox fits (lifelines' convention)"
+            ),
+            "b_theta": Param(real(gt=0.0), "public bound B_θ on |θ| for the composite test's sensitivity"),
+            "one_hospital_split": Param(
+                integer(ge=2, le=100), "split whose centre 1 the 'one hospital' panels show"
+            ),
+            "eps_values": Param(eps_grid(allow_zero=False), "privacy budgets ε of the size and power curves"),
+        }
+    ),
     "reproducibility": Schema({**_COMMON}),
 }
 

@@ -16,10 +16,13 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLo
 from numpy.typing import ArrayLike
 
 __all__ = [
+    "belief_bars",
     "critical_budget_heatmap",
     "error_rate_axes",
     "fixed_ticks",
+    "forest_plot",
     "guarantee_line",
+    "km_curves",
     "log_ticks",
     "panel_row",
     "plain_log",
@@ -203,3 +206,62 @@ def error_rate_axes(ax: Axes, kind: str, top: float = 1.0) -> None:
         ticks = tuple(v for v in ticks if v != 0.02)
     fixed_ticks(ax.yaxis, [v for v in ticks if v <= top])
     ax.set_ylabel(ERROR_LABELS[kind])
+
+
+def km_curves(
+    ax: Axes, fitters: Mapping[str, Any], *, title: str, xlabel: str, xmax: float | None = None
+) -> None:
+    """Kaplan–Meier curves (lifelines fitters by label) with censoring ticks and no bands."""
+    for label, fitter in fitters.items():
+        fitter.plot_survival_function(ax=ax, ci_show=False, show_censors=True, label=label,
+                                      censor_styles={"ms": 4, "marker": "|"})  # fmt: skip
+    ax.set(title=title, xlabel=xlabel, ylabel="survival (event-free)", ylim=(0, 1.02))
+    if xmax is not None:
+        ax.set_xlim(0, xmax)
+    ax.grid(alpha=GRID_ALPHA)
+    ax.legend(fontsize=8, loc="lower left")
+
+
+def forest_plot(ax: Axes, rows: Sequence[Mapping[str, Any]], *, xlabel: str = "log hazard ratio") -> None:
+    """Estimates with 95 % intervals, one row per record, top to bottom.
+
+    Each record holds ``label``, ``coef``, ``ci_low``, ``ci_high`` and optionally ``color`` and ``p``
+    (printed at the right of the interval).
+    """
+    for k, row in enumerate(rows):
+        y = len(rows) - 1 - k
+        color = row.get("color", "C0")
+        ax.errorbar(row["coef"], y, xerr=[[row["coef"] - row["ci_low"]], [row["ci_high"] - row["coef"]]],
+                    fmt="o", color=color, capsize=3, ms=5)  # fmt: skip
+        if "p" in row:
+            ax.annotate(f"p = {row['p']:.2g}", (row["ci_high"], y), xytext=(4, 0),
+                        textcoords="offset points", va="center", fontsize=7.5)  # fmt: skip
+    ax.axvline(0, color="0.3", lw=0.8, ls=":")
+    ax.set_yticks(range(len(rows)), [r["label"] for r in rows][::-1], fontsize=8)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlabel(xlabel)
+    ax.grid(alpha=GRID_ALPHA, axis="x")
+
+
+def belief_bars(
+    ax: Axes,
+    beliefs: ArrayLike,
+    states: Sequence[str],
+    *,
+    title: str,
+    threshold: float | None = None,
+    ylabel: str = "belief",
+) -> None:
+    """Grouped bars of each agent's belief (rows of ``beliefs``, shape ``(n, |Θ|)``) over the states,
+    with an optional dashed threshold."""
+    arr = np.asarray(beliefs, dtype=float)
+    n, m = arr.shape
+    width = 0.8 / n
+    for i in range(n):
+        color = plt.cm.viridis(i / max(n - 1, 1))
+        ax.bar(np.arange(m) + (i - (n - 1) / 2) * width, arr[i], width, color=color, label=f"centre {i + 1}")
+    if threshold is not None:
+        ax.axhline(threshold, color="0.15", ls="--", lw=1.0)
+    ax.set_xticks(range(m), list(states))
+    ax.set(title=title, ylabel=ylabel, ylim=(0, 1.05))
+    ax.grid(alpha=GRID_ALPHA, axis="y")

@@ -58,6 +58,7 @@ CATALOGUE: tuple[Item, ...] = (
         ("Fig 3", "ACTG 175 ZDV vs ddI: Kaplan–Meier curves and log hazard ratio"),
         ("Fig 4", "ACTG 175 all four arms: Kaplan–Meier curves and log hazard ratios"),
         ("Fig 14.1a-b", "ACTG 175 AM/GM and two-threshold beliefs and TVD"),
+        ("§5 tests", "Private distributed hypothesis tests on ACTG 175 and their p-values"),
         ("Fig 14.3", "Cancer cohort: Kaplan–Meier curves by TMB group and Cox fits"),
         ("Fig 14.4", "Cancer cohort: AM/GM beliefs"),
         ("Fig 14.5", "Cancer cohort: two-threshold beliefs"),

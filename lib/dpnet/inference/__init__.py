@@ -67,7 +67,7 @@ comes from an explicit :class:`numpy.random.Generator` argument ``rng``.
 - :mod:`~dpnet.inference.iterations` — iterations ``T``, mixing constants, optimal ``ϱ``;
 - :mod:`~dpnet.inference.schedules` — ``K``, ``T``, noise and thresholds of Thms 4.1–4.5, Cor 4.4;
 - :mod:`~dpnet.inference.hypothesis_testing` — GM test statistic, GLRT thresholds, lower bounds on ``K·T``;
-- :mod:`~dpnet.inference.rates` — error rates, total variation, the error-rate sweep task.
+- :mod:`~dpnet.inference.rates` — error rates, recovery rates, total variation, the error-rate sweep task.
 
 Every public name is re-exported here: ``from dpnet import inference as inf; inf.schedule_thm42(...)``.
 """
@@ -126,7 +126,14 @@ from dpnet.inference.problem import (
     mle_mask,
     problem_constants,
 )
-from dpnet.inference.rates import ErrorRates, ErrorRateTask, error_rate_task, total_variation, type_errors
+from dpnet.inference.rates import (
+    ErrorRates,
+    ErrorRateTask,
+    error_rate_task,
+    recovery_rates,
+    total_variation,
+    type_errors,
+)
 from dpnet.inference.rounds import (
     exact_recovery_boundaries,
     exact_recovery_feasible,
@@ -195,6 +202,7 @@ __all__ = [
     "nonprivate_log_beliefs",
     "optimal_rho",
     "problem_constants",
+    "recovery_rates",
     "round_counts",
     "round_log_beliefs",
     "rounds_am",

@@ -19,13 +19,14 @@ from dpnet.inference.aggregation import select_am, select_gm, threshold_sets
 from dpnet.inference.dynamics import _exp
 from dpnet.inference.noise import Convention, noise_scale
 from dpnet.inference.problem import mle_mask
-from dpnet.inference.simulation import run_private_mle
+from dpnet.inference.simulation import PrivateMLEResult, run_private_mle
 from dpnet.mechanisms import clopper_pearson
 
 __all__ = [
     "ErrorRateTask",
     "ErrorRates",
     "error_rate_task",
+    "recovery_rates",
     "total_variation",
     "type_errors",
 ]
@@ -103,6 +104,45 @@ def total_variation(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64] | float:
     """Total variation distance ``½ Σ_θ |p(θ) − q(θ)|`` over the last axis."""
     out = 0.5 * np.abs(np.asarray(p, dtype=float) - np.asarray(q, dtype=float)).sum(axis=-1)
     return float(out) if np.ndim(out) == 0 else out
+
+
+def recovery_rates(
+    result: PrivateMLEResult, target: ArrayLike, *, rho: float, freq: float
+) -> dict[str, float]:
+    """How often each algorithm returns exactly ``target`` at every agent, over the replications.
+
+    - ``"GM"``: ``Θ̂^GM = {ν^GM ≥ τ}``, ``τ = 1/(1+e^ϱ)``;
+    - ``"AM"``: ``Θ̂^AM = {ν^AM ≥ τ}``;
+    - ``"two-threshold"``: ``{θ : N(θ) ≥ freq}`` with ``N`` the fraction of rounds the state won
+      (belief threshold ``τ̂ = 0``, as in the paper's Fig 14.1b and Fig 14.5);
+    - ``"AM belief"``: the mean AM belief on ``target`` (summed over its states, averaged over agents).
+
+    Parameters
+    ----------
+    result
+        Replications from :func:`~dpnet.inference.run_private_mle`.
+    target
+        Boolean mask over the states, shape ``(|Θ|,)``: the set that counts as recovered.
+    rho
+        Log-belief threshold ϱ of AM and GM.
+    freq
+        Frequency threshold of the two-threshold rule.
+    """
+    mask = np.asarray(target, dtype=bool)
+    if mask.shape != (result.scaled.shape[-1],) or not mask.any():
+        n_states = result.scaled.shape[-1]
+        raise ParameterError(f"target must be a non-empty boolean mask over the {n_states} states")
+
+    def exact(selected: NDArray[np.bool_]) -> float:
+        return float(np.all(selected == mask, axis=(-1, -2)).mean())
+
+    am = result.am_beliefs()
+    return {
+        "GM": exact(select_gm(result.gm_log_beliefs(), rho=rho)),
+        "AM": exact(select_am(am, rho=rho)),
+        "two-threshold": exact(result.round_counts(0.0) >= freq - 1e-12),
+        "AM belief": float(am[..., mask].sum(axis=-1).mean()),
+    }
 
 
 @dataclass(frozen=True, eq=False)

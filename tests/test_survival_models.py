@@ -1,0 +1,674 @@
+"""Tests of dpnet.survival's models: score and information, penalised Cox fits, the sensitivity,
+per-centre tables and fits, the one-covariate cohorts, the lifelines wrappers and the private tests.
+
+Oracles are exact formulas, finite differences of the (brute-force-checked) partial likelihood,
+independent re-computations (log-rank, Kaplan–Meier, noise moments) and the reference numbers of
+spec 003 §3.5, §3.7, §5 and §9.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from scipy.optimize import minimize_scalar
+
+from dpnet.errors import ParameterError
+from dpnet.survival import (
+    ACTG175_ARMS,
+    TMB_COVARIATES,
+    TMB_GROUPS,
+    arm_cohort,
+    centre_fits,
+    centre_loglik,
+    composite_test,
+    cox_lifelines,
+    cox_partial_loglik,
+    cox_score_information,
+    cox_sensitivity,
+    fit_cox,
+    kaplan_meier,
+    logrank_pvalue,
+    simple_alternative,
+    simple_test,
+    split_centres,
+    tmb_cohort,
+    tmb_groups,
+)
+
+LOG2 = math.log(2.0)
+
+# ----------------------------------------------------------------------------------------------------------
+# Fixtures: data through the registry, skipped with a reason when no mirror, cache or network provides them
+
+
+@pytest.fixture(scope="module")
+def ddi(actg: pd.DataFrame) -> pd.DataFrame:
+    """ddI (x = 1) vs ZDV (x = 0), the original CSV index kept."""
+    return arm_cohort(actg, "ddI")
+
+
+def _arrays(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return (
+        frame["x"].to_numpy(dtype=float),
+        frame["time"].to_numpy(dtype=float),
+        frame["event"].to_numpy(dtype=float),
+    )
+
+
+def _random_cohort(seed: int, n: int = 40) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A small cohort with many tied times; binary x for even seeds, Gaussian x for odd ones."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=n) if seed % 2 else rng.integers(0, 2, size=n).astype(float)
+    t = rng.integers(1, 8, size=n).astype(float)
+    d = rng.integers(0, 2, size=n).astype(float)
+    d[:3] = 1.0  # at least a few events
+    return x, t, d
+
+
+# ----------------------------------------------------------------------------------------------------------
+# cox_score_information: derivatives of cox_partial_loglik
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_score_and_information_are_derivatives_of_the_loglik(seed: int) -> None:
+    x, t, d = _random_cohort(seed)
+    h1, h2 = 1e-5, 2e-4
+    for theta in (-1.5, -0.3, 0.0, 0.7, 2.0):
+        score, info = cox_score_information(x, t, d, theta)
+        lm1, l0, lp1 = cox_partial_loglik(x, t, d, np.array([theta - h1, theta, theta + h1]))
+        lm2, _, lp2 = cox_partial_loglik(x, t, d, np.array([theta - h2, theta, theta + h2]))
+        # Central differences: truncation O(h²), rounding ~ 1e-16·|Λ|/h (resp. /h²) — both < 1e-6 here,
+        # while a wrong risk set or tie rule moves U and I by O(0.1).
+        assert score == pytest.approx((lp1 - lm1) / (2 * h1), abs=1e-6)
+        assert info == pytest.approx(-(lp2 - 2 * l0 + lm2) / h2**2, abs=1e-5)
+        assert info > 0.0
+
+
+def test_score_at_zero_is_the_logrank_observed_minus_expected(ddi: pd.DataFrame) -> None:
+    # With Breslow risk sets, U(0) = Σ_event-times (d1 − d·n1/n): the log-rank numerator.
+    x, t, d = _arrays(ddi)
+    o_minus_e = 0.0
+    for tj in np.unique(t[d == 1]):
+        at_risk = t >= tj
+        dead = (t == tj) & (d == 1)
+        o_minus_e += x[dead].sum() - dead.sum() * x[at_risk].sum() / at_risk.sum()
+    score, _ = cox_score_information(x, t, d, 0.0)
+    assert score == pytest.approx(o_minus_e, rel=1e-12)
+
+
+def test_score_information_without_events_are_exactly_zero() -> None:
+    x = np.array([0.0, 1.0, 1.0, 0.0, 3.5])
+    t = np.array([1.0, 2.0, 2.0, 5.0, 7.0])
+    d = np.zeros(5)
+    for theta in (-2.0, 0.0, 0.4):
+        assert cox_score_information(x, t, d, theta) == (0.0, 0.0)
+    assert cox_score_information([], [], [], 1.0) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (([0.0, 1.0], [1.0], [1, 0], 0.0), "same length"),
+        (([0.0, 1.0], [1.0, 2.0], [1, 2], 0.0), "event must hold only 0"),
+        (([0.0, 1.0], [1.0, 2.0], [1, 0], float("nan")), "theta"),
+        (([0.0, 1.0], [1.0, 2.0], [1, 0], "0.5"), "theta"),
+    ],
+)
+def test_score_information_rejects_bad_input(args: tuple, match: str) -> None:
+    with pytest.raises(ParameterError, match=match):
+        cox_score_information(*args)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# fit_cox
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unpenalised_fit_is_the_maximiser(seed: int) -> None:
+    x, t, d = _random_cohort(seed, n=60)
+    fit = fit_cox(x, t, d)
+    score, info = cox_score_information(x, t, d, fit.theta)
+    assert abs(score) < 1e-7
+    best = minimize_scalar(
+        lambda th: -cox_partial_loglik(x, t, d, th),
+        bounds=(-10, 10),
+        method="bounded",
+        options={"xatol": 1e-9},
+    ).x
+    assert fit.theta == pytest.approx(best, abs=1e-6)
+    assert fit.loglik == pytest.approx(cox_partial_loglik(x, t, d, fit.theta), rel=1e-13)
+    assert fit.loglik_null == pytest.approx(cox_partial_loglik(x, t, d, 0.0), rel=1e-13)
+    assert fit.penalty == 0.0
+    assert fit.lrt == pytest.approx(2 * (fit.loglik - fit.loglik_null), rel=1e-12)
+    assert fit.se == pytest.approx(1 / math.sqrt(info), rel=1e-12)
+
+
+@pytest.mark.parametrize("penalizer", [0.05, 0.1, 1.0])
+def test_penalised_fit_solves_the_penalised_score_equation(penalizer: float) -> None:
+    x, t, d = _random_cohort(3, n=60)
+    c = len(x) * penalizer * np.var(x, ddof=1) / 2  # lifelines' ridge in θ units
+    fit = fit_cox(x, t, d, penalizer=penalizer)
+    score, info = cox_score_information(x, t, d, fit.theta)
+    assert score - 2 * c * fit.theta == pytest.approx(0.0, abs=1e-7)
+    assert fit.penalty == pytest.approx(c * fit.theta**2, rel=1e-12)
+    assert fit.se == pytest.approx(1 / math.sqrt(info + 2 * c), rel=1e-12)
+    assert fit.lrt == pytest.approx(2 * (fit.loglik - fit.penalty - fit.loglik_null), rel=1e-10)
+    assert fit.lrt >= 0.0
+    assert abs(fit.theta) < abs(fit_cox(x, t, d).theta)  # shrinkage
+
+
+def test_actg_fit_matches_spec_and_lifelines(ddi: pd.DataFrame) -> None:
+    x, t, d = _arrays(ddi)
+    fit = fit_cox(x, t, d)
+    assert fit.theta == pytest.approx(-0.528, abs=5e-3)  # spec §9 item 10
+    assert cox_score_information(x, t, d, fit.theta)[0] == pytest.approx(0.0, abs=1e-7)
+    # lifelines breaks ties by Efron, fit_cox by Breslow: on ACTG 125 of the 309 events share one of 51
+    # tied days, which moves the LRT by ~0.01 (on tie-free data the two agree to 1e-8, see below).
+    # |Δ LRT| < 0.05 (0.25 % of the statistic) allows that gap and nothing more.
+    ref = cox_lifelines(t, d, x)
+    assert ref.lrt == pytest.approx(21.29, abs=5e-3)
+    assert fit.lrt == pytest.approx(ref.lrt, abs=0.05)
+    assert fit.theta == pytest.approx(ref.coef, abs=1e-3)
+    assert fit.se == pytest.approx(ref.se, rel=1e-3)
+
+    pen = fit_cox(x, t, d, penalizer=0.1)
+    ref_pen = cox_lifelines(t, d, x, penalizer=0.1)
+    assert ref_pen.lrt == pytest.approx(15.69, abs=5e-3)  # spec item 10
+    assert pen.lrt == pytest.approx(ref_pen.lrt, abs=0.05)
+    assert pen.theta == pytest.approx(ref_pen.coef, abs=1e-3)
+    assert pen.lrt >= 0.0
+    assert pen.lrt < fit.lrt
+
+
+@pytest.mark.parametrize("penalizer", [0.0, 0.1, 1.0])
+def test_fit_equals_lifelines_without_ties(ddi: pd.DataFrame, penalizer: float) -> None:
+    # Without tied times Breslow = Efron, so fit_cox must reproduce lifelines to its convergence
+    # tolerance. This pins the penalty c = N·penalizer·var(x, ddof=1)/2: ddof = 0 would move θ̂ by ~1e-4
+    # at penalizer = 0.1, omitting var(x) ≈ 0.25 by ~0.1.
+    x, t, d = _arrays(ddi)
+    t = t + np.random.default_rng(0).uniform(0.0, 0.5, size=len(t))
+    assert len(np.unique(t)) == len(t)
+    fit = fit_cox(x, t, d, penalizer=penalizer)
+    ref = cox_lifelines(t, d, x, penalizer=penalizer)
+    assert fit.theta == pytest.approx(ref.coef, abs=1e-6)
+    assert fit.lrt == pytest.approx(ref.lrt, abs=1e-6)
+    assert fit.se == pytest.approx(ref.se, rel=1e-6)
+
+
+def _separated() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The five x = 1 patients have the five earliest events, every x = 0 patient is censored later:
+    Λ(θ) increases for ever and θ̂ = +∞."""
+    return np.array([1.0] * 5 + [0.0] * 5), np.arange(1.0, 11.0), np.array([1.0] * 5 + [0.0] * 5)
+
+
+def test_fit_separating_covariate_raises() -> None:
+    x, t, d = _separated()
+    # The docstring promises an error for "a covariate that separates events"; its message should say
+    # so (and suggest penalizer > 0), not that the covariate does not vary.
+    with pytest.raises(ParameterError, match="separat"):
+        fit_cox(x, t, d)
+
+
+def test_fit_penalised_separation_and_bad_input() -> None:
+    x, t, d = _separated()
+    fit = fit_cox(x, t, d, penalizer=0.1)  # the ridge makes θ̂ finite
+    assert 0.0 < fit.theta < 50.0
+    c = len(x) * 0.1 * np.var(x, ddof=1) / 2
+    assert cox_score_information(x, t, d, fit.theta)[0] == pytest.approx(2 * c * fit.theta, abs=1e-7)
+    with pytest.raises(ParameterError, match="penalizer"):
+        fit_cox(x, t, d, penalizer=-0.1)
+    with pytest.raises(ParameterError, match="flat"):
+        fit_cox(np.ones(10), t, d)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# cox_sensitivity (§12)
+
+
+def test_cox_sensitivity() -> None:
+    assert cox_sensitivity(LOG2) == pytest.approx(1.386, abs=5e-4)  # spec §3.7: ACTG simple test
+    assert cox_sensitivity(LOG2, 1.0) == 2 * LOG2
+    assert cox_sensitivity(0.5, 3.0) == 3.0
+    for bad in ((0.0, 1.0), (-1.0, 1.0), (1.0, 0.0), (float("inf"), 1.0), (float("nan"), 1.0), ("1", 1.0)):
+        with pytest.raises(ParameterError):
+            cox_sensitivity(*bad)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# centre_loglik, centre_fits
+
+
+@pytest.mark.parametrize("variant", ["paper", "as_published"])
+def test_centre_loglik_rows_are_local_likelihoods(variant: str) -> None:
+    x, t, d = _random_cohort(1, n=50)
+    labels = split_centres(50, 4, method="random", rng=5)
+    thetas = np.array([-1.0, 0.0, 0.6])
+    table = centre_loglik(x, t, d, labels, thetas, variant=variant)
+    assert table.shape == (4, 3)
+    for i in range(4):
+        m = labels == i
+        np.testing.assert_array_equal(table[i], cox_partial_loglik(x[m], t[m], d[m], thetas, variant=variant))
+
+
+def test_centre_loglik_on_actg(ddi: pd.DataFrame) -> None:
+    x, t, d = _arrays(ddi)
+    table = centre_loglik(x, t, d, ddi.index.to_numpy() % 5, np.array([-LOG2, 0.0]))
+    assert table.shape == (5, 2)
+    assert (table[:, 0] - table[:, 1]).sum() == pytest.approx(9.538, abs=1e-3)  # spec §9 item 13
+
+
+def test_centre_loglik_rejects_bad_labels_and_shapes() -> None:
+    x, t, d = _random_cohort(0, n=6)
+    with pytest.raises(ParameterError, match=r"\[1\]"):  # the empty centre is named
+        centre_loglik(x, t, d, np.array([0, 2, 0, 2, 0, 2]), [0.0])
+    with pytest.raises(ParameterError, match=r"\[1, 3\]"):
+        centre_loglik(x, t, d, np.array([0, 2, 4, 2, 0, 4]), [0.0])
+    with pytest.raises(ParameterError, match="centres"):
+        centre_loglik(x, t, d, np.array([0, 1, 0, 1, 0]), [0.0])  # one label short
+    with pytest.raises(ParameterError, match="centres"):
+        centre_loglik(x, t, d, np.array([0.0, 1, 0, 1, 0, 1]), [0.0])  # not integers
+    with pytest.raises(ParameterError, match="centres"):
+        centre_loglik(x, t, d, np.array([0, -1, 0, 1, 0, 1]), [0.0])
+    with pytest.raises(ParameterError, match="theta"):
+        centre_loglik(x, t, d, np.array([0, 1, 0, 1, 0, 1]), [[0.0, 1.0]])
+    with pytest.raises(ParameterError, match="centres"):
+        centre_fits(x, t, d, np.array([0, 2, 0, 2, 0, 2]), penalizer=0.1)
+
+
+@pytest.mark.parametrize("func", ["centre_loglik", "centre_fits"])
+def test_centre_functions_reject_cohort_arrays_of_different_lengths(func: str) -> None:
+    x, t, d = _random_cohort(0, n=6)
+    labels = np.array([0, 1, 0, 1, 0, 1])
+    with pytest.raises(ParameterError, match="same length"):
+        if func == "centre_loglik":
+            centre_loglik(x, t[:5], d, labels, [0.0])
+        else:
+            centre_fits(x, t[:5], d, labels, penalizer=0.1)
+
+
+def test_centre_fits_on_actg(ddi: pd.DataFrame) -> None:
+    x, t, d = _arrays(ddi)
+    labels = ddi.index.to_numpy() % 5
+    fits = centre_fits(x, t, d, labels, penalizer=0.1)
+    assert len(fits) == 5
+    for i, fit in enumerate(fits):
+        m = labels == i
+        assert fit == fit_cox(x[m], t[m], d[m], penalizer=0.1)
+    # Spec §6 (unnumbered §5 claims): "the no-DP value of the same statistic is 4.08" (Σ LRT / 4, D5).
+    assert sum(f.lrt for f in fits) / 4 == pytest.approx(4.08, abs=0.02)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Cohorts
+
+
+def test_arm_cohort(actg: pd.DataFrame) -> None:
+    cohort = arm_cohort(actg, "ddI")
+    assert list(cohort.columns) == ["time", "event", "x", "arm_name"]
+    assert len(cohort) == 1093 and int(cohort["x"].sum()) == 561  # spec item 8
+    assert int(cohort["event"].sum()) == 181 + 128
+    np.testing.assert_array_equal(cohort.index, actg.index[actg["arm"].isin([0, 3])])
+    np.testing.assert_array_equal(cohort["x"], (actg.loc[cohort.index, "arm"] == 3).astype(int))
+    np.testing.assert_array_equal(cohort["time"], actg.loc[cohort.index, "time"])
+    other = arm_cohort(actg, "ddI", control="ZDV+ddI")
+    assert len(other) == 561 + 522 and int(other["x"].sum()) == 561
+
+
+@pytest.mark.parametrize(("treatment", "control"), [("ddl", "ZDV"), ("ddI", "zdv")])
+def test_arm_cohort_unknown_arm_lists_the_arms(actg: pd.DataFrame, treatment: str, control: str) -> None:
+    with pytest.raises(ParameterError) as info:
+        arm_cohort(actg, treatment, control)
+    for name in ACTG175_ARMS:
+        assert name in str(info.value)
+
+
+def test_arm_cohort_same_arm_raises(actg: pd.DataFrame) -> None:
+    with pytest.raises(ParameterError, match="different"):
+        arm_cohort(actg, "ZDV", "ZDV")
+
+
+def test_pairwise_arms_against_zdv(actg: pd.DataFrame) -> None:
+    coefs = {}
+    for arm in ("ZDV+ddI", "ZDV+Zal", "ddI"):
+        cohort = arm_cohort(actg, arm)
+        coefs[arm] = cox_lifelines(cohort["time"], cohort["event"], cohort["x"]).coef
+    want = {"ZDV+ddI": -0.704, "ZDV+Zal": -0.640, "ddI": -0.528}  # spec §9 item 12
+    for arm, value in want.items():
+        assert coefs[arm] == pytest.approx(value, abs=5e-3)
+    assert min(coefs, key=coefs.get) == "ZDV+ddI"
+
+
+def test_tmb_cohort_and_groups(samstein: pd.DataFrame) -> None:
+    raw = tmb_cohort(samstein)
+    assert list(raw.columns) == ["time", "event", "x"]
+    np.testing.assert_array_equal(raw.index, samstein.index)
+    np.testing.assert_array_equal(raw["x"], samstein["tmb"])
+    top10, top20 = tmb_cohort(samstein, "top10"), tmb_cohort(samstein, "top20")
+    assert int(top10["x"].sum()) == 166 and int(top20["x"].sum()) == 332
+    assert np.all(top20["x"] >= top10["x"])
+    for cohort in (top10, top20):
+        inside, outside = samstein["tmb"][cohort["x"] == 1], samstein["tmb"][cohort["x"] == 0]
+        assert inside.min() >= outside.max()
+    groups = tmb_groups(samstein)
+    np.testing.assert_array_equal(groups.index, samstein.index)
+    assert list(groups.cat.categories) == list(TMB_GROUPS)
+    assert groups.value_counts(sort=False).tolist() == [166, 166, 1330]  # spec §9 item 9
+    np.testing.assert_array_equal(groups == "Top 10%", top10["x"] == 1)
+    np.testing.assert_array_equal(groups == "Top 10–20%", (top20["x"] == 1) & (top10["x"] == 0))
+
+
+def test_tmb_cohort_unknown_covariate_lists_the_valid_ones(samstein: pd.DataFrame) -> None:
+    with pytest.raises(ParameterError) as info:
+        tmb_cohort(samstein, "top30")
+    for name in TMB_COVARIATES:
+        assert name in str(info.value)
+
+
+def test_tmb_raw_log_likelihood_ratio(samstein: pd.DataFrame) -> None:
+    raw = tmb_cohort(samstein, "raw")
+    values = cox_partial_loglik(raw["x"], raw["time"], raw["event"], np.array([math.log(0.15), 0.0]))
+    assert values[0] - values[1] == pytest.approx(-11640.5, abs=0.1)  # spec §9 item 14
+
+
+def test_tmb_top10_log_likelihood_ratio(samstein: pd.DataFrame) -> None:
+    top10 = tmb_cohort(samstein, "top10")
+    values = cox_partial_loglik(top10["x"], top10["time"], top10["event"], np.array([math.log(0.15), 0.0]))
+    assert values[0] - values[1] == pytest.approx(8.27, abs=0.01)  # spec §9 item 14, §5.2
+
+
+def test_tmb_lifelines_fits(samstein: pd.DataFrame) -> None:
+    # Spec §5.2: top-10 % log HR −0.934 (p = 2.6e−9), top-20 % −0.777, raw TMB −0.01776 per unit.
+    fits = {c: tmb_cohort(samstein, c) for c in TMB_COVARIATES}
+    ref = {c: cox_lifelines(f["time"], f["event"], f["x"]) for c, f in fits.items()}
+    assert ref["top10"].coef == pytest.approx(-0.934, abs=5e-3)
+    assert ref["top10"].p == pytest.approx(2.6e-9, rel=0.1)
+    assert ref["top20"].coef == pytest.approx(-0.777, abs=5e-3)
+    assert ref["raw"].coef == pytest.approx(-0.01776, abs=5e-5)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# lifelines wrappers
+
+
+def _km_by_hand(t: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    times = np.unique(t[d == 1])
+    surv, s = [], 1.0
+    for tj in times:
+        s *= 1.0 - ((t == tj) & (d == 1)).sum() / (t >= tj).sum()
+        surv.append(s)
+    return times, np.array(surv)
+
+
+def test_kaplan_meier_groups_and_product_limit() -> None:
+    t = np.array([1, 2, 2, 3, 4, 5, 2, 3, 3, 6, 7, 8], dtype=float)
+    d = np.array([1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1])
+    plain = ["b", "b", "b", "b", "b", "b", "a", "a", "a", "a", "a", "a"]
+    fitters = kaplan_meier(t, d, plain)
+    assert list(fitters) == ["b", "a"]  # first appearance
+    cat = pd.Categorical(plain, categories=["a", "unused", "b"])
+    fitters = kaplan_meier(t, d, cat)
+    assert list(fitters) == ["a", "b"]  # category order, empty categories skipped
+    for label, sl in (("b", slice(0, 6)), ("a", slice(6, 12))):
+        sf = fitters[label].survival_function_.iloc[:, 0]
+        assert sf.iloc[0] == 1.0
+        times, want = _km_by_hand(t[sl], d[sl])
+        np.testing.assert_allclose(sf.loc[times].to_numpy(), want, rtol=1e-12)
+    with pytest.raises(ParameterError, match="one label per patient"):
+        kaplan_meier(t, d, plain[:-1])
+    with pytest.raises(ParameterError, match="same length"):
+        kaplan_meier(t, d[:-1], plain)
+
+
+def test_kaplan_meier_tmb_groups(samstein: pd.DataFrame) -> None:
+    groups = tmb_groups(samstein)
+    assert list(dict.fromkeys(groups)) != list(TMB_GROUPS)  # first appearance ≠ category order
+    fitters = kaplan_meier(samstein["time"], samstein["event"], groups)
+    assert list(fitters) == list(TMB_GROUPS)
+    for label, size in zip(TMB_GROUPS, (166, 166, 1330), strict=True):
+        sf = fitters[label].survival_function_.iloc[:, 0]
+        t, d = samstein["time"][groups == label], samstein["event"][groups == label]
+        assert sf.index[0] == 0.0
+        # Times are whole months: deaths in the first month are at t = 0, so S(0) = 1 − d₀/n, not 1.
+        assert sf.iloc[0] == pytest.approx(1.0 - ((t == 0) & (d == 1)).sum() / size, rel=1e-12)
+        times, want = _km_by_hand(t.to_numpy(), d.to_numpy())
+        np.testing.assert_allclose(sf.loc[times].to_numpy(), want, rtol=1e-12)
+        sf = sf.to_numpy()
+        assert np.all(np.diff(sf) <= 0)
+        assert len(fitters[label].durations) == size
+
+
+def test_cox_lifelines_on_actg(ddi: pd.DataFrame) -> None:
+    x, t, d = _arrays(ddi)
+    fit = cox_lifelines(t, d, x)
+    assert fit.coef == pytest.approx(-0.528, abs=5e-3)  # spec §9 item 10
+    assert fit.p == pytest.approx(4.9e-6, rel=0.1)
+    assert fit.ci_low < fit.coef < fit.ci_high
+    z = stats.norm.isf(0.025)
+    assert fit.ci_low == pytest.approx(fit.coef - z * fit.se, rel=1e-6)
+    assert fit.ci_high == pytest.approx(fit.coef + z * fit.se, rel=1e-6)
+    assert fit.p == pytest.approx(2 * stats.norm.sf(abs(fit.coef) / fit.se), rel=1e-6)
+    assert fit.lrt_p == pytest.approx(stats.chi2.sf(fit.lrt, 1), rel=1e-9)
+    assert (fit.n, fit.events) == (1093, 309)
+    pen = cox_lifelines(t, d, x, penalizer=0.1)
+    assert pen.lrt_p == pytest.approx(7.45e-5, rel=0.1)
+    assert pen.lrt_p < 1e-4  # the paper's "P < 1e−4"
+
+
+def test_cox_lifelines_one_hospital(ddi: pd.DataFrame) -> None:
+    # Spec §9 item 11: index mod 10 == 1 (110 patients) p = 0.90; index mod 5 == 1, p = 0.17.
+    one = ddi[ddi.index % 10 == 1]
+    fit = cox_lifelines(one["time"], one["event"], one["x"])
+    assert (fit.n, fit.coef) == (110, pytest.approx(-0.042, abs=5e-3))
+    assert fit.p == pytest.approx(0.90, rel=0.1)
+    five = ddi[ddi.index % 5 == 1]
+    assert cox_lifelines(five["time"], five["event"], five["x"]).p == pytest.approx(0.17, rel=0.1)
+
+
+def test_logrank_pvalue_on_actg(ddi: pd.DataFrame) -> None:
+    x, t, d = _arrays(ddi)
+    p = logrank_pvalue(t, d, x)
+    assert p == pytest.approx(3.7e-6, rel=0.1)  # spec §5 / notebook
+    # Independent log-rank: (O − E)² / V with the hypergeometric variance at each event time.
+    o_minus_e = var = 0.0
+    for tj in np.unique(t[d == 1]):
+        at_risk = t >= tj
+        n, n1 = at_risk.sum(), x[at_risk].sum()
+        dead = (t == tj) & (d == 1)
+        k, k1 = dead.sum(), x[dead].sum()
+        o_minus_e += k1 - k * n1 / n
+        if n > 1:
+            var += k * (n1 / n) * (1 - n1 / n) * (n - k) / (n - 1)
+    assert p == pytest.approx(stats.chi2.sf(o_minus_e**2 / var, 1), rel=1e-8)
+
+
+def test_lifelines_wrappers_reject_bad_input() -> None:
+    t, d, x = [1.0, 2.0, 3.0, 4.0], [1, 0, 1, 1], [0.0, 1.0, 0.0, 1.0]
+    with pytest.raises(ParameterError, match="same length"):
+        cox_lifelines(t, d[:3], x)
+    with pytest.raises(ParameterError, match="same length"):
+        cox_lifelines(t, d, x[:3])
+    with pytest.raises(ParameterError, match="same length"):
+        logrank_pvalue(t[:3], d, x)
+    with pytest.raises(ParameterError, match="single value"):
+        cox_lifelines(t, d, [1.0] * 4)
+    with pytest.raises(ParameterError, match="x = 1 and with x = 0"):
+        logrank_pvalue(t, d, [0.0] * 4)
+    with pytest.raises(ParameterError, match="penalizer"):
+        cox_lifelines(t, d, x, penalizer=-1.0)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Private tests (§4.2)
+
+
+def test_composite_test_threshold() -> None:
+    test = composite_test(alpha=0.05, n_agents=5, K=8, noise_scale=1.0)
+    assert test.kind == "composite"
+    assert test.threshold == pytest.approx(11.8325, abs=1e-4)  # spec §9 item 7
+    assert test.critical_value == pytest.approx(stats.chi2.ppf(0.975, 5), rel=1e-12)
+    assert test.null.mean() == pytest.approx(5.0)
+
+
+def test_simple_test_null_law_and_threshold() -> None:
+    theta, info, alpha = -LOG2, 76.5, 0.05
+    test = simple_test(theta, info, alpha=alpha, n_agents=5, K=8, noise_scale=2.0)
+    assert test.kind == "simple"
+    assert (test.n_agents, test.K, test.noise_scale, test.alpha) == (5, 8, 2.0, alpha)
+    mean, sd = -(theta**2) * info, 2 * abs(theta) * math.sqrt(info)
+    assert test.null.mean() == pytest.approx(mean, rel=1e-12)
+    assert test.null.std() == pytest.approx(sd, rel=1e-12)
+    assert test.critical_value == pytest.approx(mean + sd * stats.norm.isf(alpha / 2), rel=1e-12)
+    assert test.null.sf(test.critical_value) == pytest.approx(alpha / 2, rel=1e-10)
+    assert test.threshold == pytest.approx(test.critical_value - 1.0, rel=1e-12)
+    alt = simple_alternative(theta, info)
+    assert (alt.mean(), alt.std()) == (pytest.approx(-mean), pytest.approx(sd))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"theta_alt": 0.0}, "theta_alt"),
+        ({"information": 0.0}, "information"),
+        ({"alpha": 1.0}, "alpha"),
+        ({"alpha": 0.0}, "alpha"),
+        ({"n_agents": 0}, "n_agents"),
+        ({"K": 0}, "K"),
+        ({"noise_scale": 0.0}, "noise_scale"),
+    ],
+)
+def test_simple_test_rejects_bad_input(kwargs: dict, match: str) -> None:
+    args = {"theta_alt": -LOG2, "information": 50.0, "alpha": 0.05, "n_agents": 5, "K": 8, "noise_scale": 1.0}
+    args |= kwargs
+    with pytest.raises(ParameterError, match=match):
+        simple_test(args.pop("theta_alt"), args.pop("information"), **args)
+
+
+def _noise_moments(n: int, K: int, b: float) -> tuple[float, float]:
+    """Variance and fourth cumulant of N = 2·mean_k Σ_i (d_ik(1) − d_ik(0)), d ~ Lap(b) iid.
+
+    N = (2/K)·(a sum of 2nK iid Lap(b)); Lap(b) has κ₂ = 2b² and κ₄ = 12b⁴ (excess kurtosis 3), so
+    Var N = (2/K)²·2nK·2b² = 16nb²/K and κ₄(N) = (2/K)⁴·2nK·12b⁴ = 384nb⁴/K³.
+    """
+    return 16 * n * b**2 / K, 384 * n * b**4 / K**3
+
+
+def test_noise_law() -> None:
+    n, K, b, m = 5, 8, 2.0, 100_000
+    test = composite_test(alpha=0.05, n_agents=n, K=K, noise_scale=b)
+    draws = test.noise(m, np.random.default_rng(11))
+    assert draws.shape == (m,)
+    var, k4 = _noise_moments(n, K, b)
+    assert abs(draws.mean()) < 5 * math.sqrt(var / m)
+    se_var = math.sqrt((k4 + 2 * var**2) / m)  # sd of the sample variance
+    assert abs(draws.var(ddof=1) - var) < 5 * se_var
+    np.testing.assert_array_equal(draws, test.noise(m, np.random.default_rng(11)))
+    with pytest.raises(ParameterError, match="size"):
+        test.noise(0, np.random.default_rng(0))
+
+
+def test_rejection_probability() -> None:
+    test = composite_test(alpha=0.05, n_agents=5, K=8, noise_scale=1.0)
+    zero = np.zeros(50)
+    want = stats.chi2.sf(stats.chi2.isf(0.025, 5) - 1.0, 5)
+    assert test.rejection_probability(test.null, zero) == pytest.approx(want, rel=1e-12)
+    assert test.rejection_probability(test.null, zero, 9.0) == pytest.approx(stats.chi2.sf(9.0, 5), rel=1e-12)
+    shifted = test.rejection_probability(test.null, [2.5], 9.0)
+    assert shifted == pytest.approx(stats.chi2.sf(6.5, 5), rel=1e-12)
+    draws = test.noise(500, np.random.default_rng(8))
+    mixed = test.rejection_probability(stats.chi2(5, loc=3.0), draws, 12.0)
+    assert mixed == pytest.approx(np.mean(stats.chi2.sf(12.0 - 3.0 - draws, 5)), rel=1e-12)
+
+
+def test_calibrated_threshold_has_size_alpha() -> None:
+    test = composite_test(alpha=0.05, n_agents=5, K=8, noise_scale=1.0)
+    draws = test.noise(5000, np.random.default_rng(3))
+    thr = test.calibrated_threshold(draws)
+    assert np.mean(stats.chi2.sf(thr - draws, 5)) == pytest.approx(0.05, abs=1e-6)
+    assert thr > stats.chi2.isf(0.05, 5)  # the noise widens the null law
+
+    simple = simple_test(-LOG2, 60.0, alpha=0.05, n_agents=5, K=8, noise_scale=3.0)
+    draws = simple.noise(5000, np.random.default_rng(4))
+    thr = simple.calibrated_threshold(draws)
+    size = np.mean(stats.norm.sf(thr - draws, loc=-(LOG2**2) * 60.0, scale=2 * LOG2 * math.sqrt(60.0)))
+    assert size == pytest.approx(0.05, abs=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["zero", "constant", "single draw"])
+def test_calibrated_threshold_with_degenerate_noise(kind: str) -> None:
+    # Without noise the calibrated threshold is the level-α quantile; a constant noise v shifts it by v.
+    test = composite_test(alpha=0.05, n_agents=5, K=8, noise_scale=1.0)
+    draws = {
+        "zero": np.zeros(10),
+        "constant": np.full(10, 3.0),
+        "single draw": test.noise(1, np.random.default_rng(0)),
+    }[kind]
+    assert test.calibrated_threshold(draws) == pytest.approx(stats.chi2.isf(0.05, 5) + draws[0], abs=1e-6)
+
+
+def test_pvalues() -> None:
+    test = composite_test(alpha=0.05, n_agents=5, K=8, noise_scale=1.0)
+    s = np.linspace(1.0, 30.0, 200)
+    np.testing.assert_allclose(test.pvalue(s, np.zeros(7)), stats.chi2.sf(s, 5), rtol=1e-12)
+    np.testing.assert_allclose(test.pvalue_paper(s), stats.chi2.sf(s + 1.0, 5), rtol=1e-12)
+    draws = test.noise(1000, np.random.default_rng(2))
+    p = test.pvalue(s, draws)
+    assert np.all(np.diff(p) < 0)
+    # More statistics than one internal chunk (2e6 / 200 draws = 10⁴), a 2-D shape, against the direct
+    # average.
+    draws = draws[:200]
+    big = np.random.default_rng(9).uniform(-5, 40, size=(101, 100))
+    want = stats.chi2.sf(big[..., None] - draws, 5).mean(axis=-1)
+    got = test.pvalue(big, draws)
+    assert got.shape == (101, 100)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-300)
+
+
+def test_statistic_asymptotic_limit() -> None:
+    n, K = 5, 8
+    table = np.random.default_rng(1).normal(scale=10.0, size=(n, 2))
+    x = 2.0 * (table[:, 1] - table[:, 0]).sum()  # 2Λ(alt, null)
+    quiet = composite_test(alpha=0.05, n_agents=n, K=K, noise_scale=1e-9)
+    s = quiet.statistic(table, None, None, n_reps=3, rng=np.random.default_rng(0))
+    assert s.shape == (3, n)
+    np.testing.assert_allclose(s, x, rtol=0, atol=1e-6)
+
+    b, m = 1.5, 20_000
+    test = composite_test(alpha=0.05, n_agents=n, K=K, noise_scale=b)
+    s = test.statistic(table, None, None, n_reps=m, rng=np.random.default_rng(5))
+    np.testing.assert_array_equal(
+        s, test.statistic(table, None, None, n_reps=m, rng=np.random.default_rng(5))
+    )
+    assert not np.array_equal(s, test.statistic(table, None, None, n_reps=m, rng=np.random.default_rng(6)))
+    np.testing.assert_allclose(s, s[:, :1] * np.ones(n), rtol=1e-12)  # T = ∞: every agent agrees
+    noise = s[:, 0] - x  # S = X + N
+    var, k4 = _noise_moments(n, K, b)
+    assert abs(noise.mean()) < 5 * math.sqrt(var / m)
+    assert abs(noise.var(ddof=1) - var) < 5 * math.sqrt((k4 + 2 * var**2) / m)
+
+
+def test_statistic_rejects_bad_table() -> None:
+    test = composite_test(alpha=0.05, n_agents=5, K=8, noise_scale=1.0)
+    for shape in ((4, 2), (5, 3), (5,), (10,)):
+        with pytest.raises(ParameterError, match="table"):
+            test.statistic(np.zeros(shape), None, None, n_reps=2, rng=np.random.default_rng(0))
+
+
+def test_simple_null_law_under_permutation(ddi: pd.DataFrame) -> None:
+    # Permuting the treatment labels makes θ = 0 true; 2Λ(−log 2, 0) should then follow the asymptotic
+    # null N(−θ₁²I, 4θ₁²I) with I the information at 0. 400 permutations: MC errors ~2 % on the mean,
+    # ~3.5 % on the sd, so 10 % is about 3 standard errors on the sd.
+    x, t, d = _arrays(ddi)
+    _, info = cox_score_information(x, t, d, 0.0)
+    null = simple_test(-LOG2, info, alpha=0.05, n_agents=5, K=8, noise_scale=1.0).null
+    rng = np.random.default_rng(2024)
+    thetas = np.array([-LOG2, 0.0])
+    values = np.empty(400)
+    for r in range(len(values)):
+        lam = cox_partial_loglik(rng.permutation(x), t, d, thetas)
+        values[r] = 2.0 * (lam[0] - lam[1])
+    assert values.mean() == pytest.approx(null.mean(), rel=0.1)
+    assert values.std(ddof=1) == pytest.approx(null.std(), rel=0.1)
