@@ -26,23 +26,21 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # Data through the registry, skipped with a reason when no mirror, cache or network provides them.
 
 
-@pytest.fixture(scope="session")
-def actg() -> pd.DataFrame:
-    from dpnet.errors import DataError  # dpnet is imported only after the environment above is set
-    from dpnet.survival import load_actg175
+def _load(loader_name: str, title: str) -> pd.DataFrame:
+    from dpnet import survival  # dpnet is imported only after the environment above is set
+    from dpnet.errors import DataError
 
     try:
-        return load_actg175()
+        return getattr(survival, loader_name)()
     except DataError as exc:
-        pytest.skip(f"ACTG 175 data unavailable (no mirror, cache or network): {exc}")
+        pytest.skip(f"{title} data unavailable (no mirror, cache or network): {exc}")
+
+
+@pytest.fixture(scope="session")
+def actg() -> pd.DataFrame:
+    return _load("load_actg175", "ACTG 175")
 
 
 @pytest.fixture(scope="session")
 def samstein() -> pd.DataFrame:
-    from dpnet.errors import DataError
-    from dpnet.survival import load_samstein2019
-
-    try:
-        return load_samstein2019()
-    except DataError as exc:
-        pytest.skip(f"Samstein et al. 2019 data unavailable (no mirror, cache or network): {exc}")
+    return _load("load_samstein2019", "Samstein et al. 2019")
