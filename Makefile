@@ -45,7 +45,8 @@ test: env
 	$(PY) -m pytest
 
 lint: env
-	$(VENV)/bin/ruff check lib tests benchmarks chapters
+	$(VENV)/bin/ruff check lib tests benchmarks
+	$(VENV)/bin/jupytext --check "$(VENV)/bin/ruff check {}" chapters/*.md  # the chapters' code cells
 	$(VENV)/bin/ruff format --check lib tests benchmarks
 
 bench: env

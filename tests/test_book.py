@@ -177,6 +177,33 @@ def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
     assert statuses[("003", "Fig 1")] == "reproduced"
     assert statuses[("003", "Fig 2")] == "reproduced with documented deviation"
 
+    clinical = json.loads((root / "results" / "hypothesis-testing" / "metrics.json").read_text())
+    for key in (
+        "actg_arm_sizes",
+        "actg_loghr",
+        "lambda_gap_paper",
+        "lambda_gap_as_published",
+        "lambda_gap_by_center",
+        "tmb_lambda_gap_raw",
+        "tmb_lambda_gap_top10",
+        "success_rate",
+    ):
+        assert key in clinical, key  # the metrics issue 4 requires
+    assert set(clinical["success_rate"]) == {"GM", "AM", "two-threshold"}
+
+    # `html` renders the last runs without executing any chapter
+    stamps = {p: p.stat().st_mtime_ns for p in (root / "results").glob("*/fingerprint.json")}
+    book.build_book(execute=False, root=root)
+    assert (html / "index.html").exists()
+    assert {p: p.stat().st_mtime_ns for p in (root / "results").glob("*/fingerprint.json")} == stamps
+
+
+def test_list_names_every_chapter() -> None:
+    proc = run("list")
+    assert proc.returncode == 0, proc.stderr
+    for cid in book.chapters():
+        assert cid in proc.stdout
+
 
 @pytest.mark.book
 def test_chapter1_with_other_parameters_stays_correct(tmp_path: Path) -> None:

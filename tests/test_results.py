@@ -66,7 +66,7 @@ def test_report_status_from_checks_and_deviations(results: Results, tmp_path: Pa
     def status() -> str:
         table = report.status_table(tmp_path)
         return table.loc[
-            table["chapter"].eq(item.chapter) & table["item"].eq(item.key.split(" ", 1)[1]), "status"
+            table["chapter"].eq(item.chapter) & table["item"].eq(item.name), "status"
         ].item()
 
     assert status() == "reproduced"

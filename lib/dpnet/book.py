@@ -37,6 +37,7 @@ from typing import Any
 import yaml
 
 from dpnet import params as params_module
+from dpnet.data import default_registry_path
 from dpnet.errors import ChapterError, ParameterError
 from dpnet.results import repo_root
 
@@ -49,11 +50,10 @@ PROGRESS_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class Chapter:
-    """A chapter of the book: its id, its MyST source and its table-of-contents entry."""
+    """A chapter of the book: its id and its MyST source."""
 
     id: str
     source: Path
-    toc_file: str
 
     @property
     def stem(self) -> str:
@@ -90,7 +90,7 @@ def chapters(root: Path | None = None) -> dict[str, Chapter]:
         source = root / f"{entry}.md"
         if not source.exists():
             raise ChapterError(f"_toc.yml lists {entry!r} but {source.relative_to(root)} does not exist")
-        chapter = Chapter(chapter_id(source.stem), source, entry)
+        chapter = Chapter(chapter_id(source.stem), source)
         found[chapter.id] = chapter
     return found
 
@@ -139,7 +139,7 @@ def _library_files() -> list[Path]:
     package = Path(__file__).resolve().parent
     return [
         *sorted(package.rglob("*.py")),
-        repo_root() / "data" / "registry.yml",
+        default_registry_path(),
         repo_root() / "pyproject.toml",
     ]
 
@@ -369,15 +369,26 @@ def stage_book(root: Path) -> Path:
 
 
 def build_book(
-    *, mode: str | None = None, jobs: int = 1, force: bool = False, root: Path | None = None
+    *,
+    mode: str | None = None,
+    jobs: int = 1,
+    force: bool = False,
+    execute: bool = True,
+    root: Path | None = None,
 ) -> Path:
-    """Run every chapter, then the report, then build the HTML into ``_build/html``."""
+    """Run every chapter, then the report, then build the HTML into ``_build/html``.
+
+    ``execute=False`` renders the chapters' last runs as they are (the report, which only reads them,
+    is brought up to date).
+    """
     import subprocess
 
     root = root or repo_root()
     start = time.perf_counter()
-    ids = [cid for cid in chapters(root) if cid != REPORT_ID]
-    run_all(ids, mode=mode, jobs=jobs, force=force, root=root)
+    if execute:
+        run_all(
+            [cid for cid in chapters(root) if cid != REPORT_ID], mode=mode, jobs=jobs, force=force, root=root
+        )
     if REPORT_ID in chapters(root):
         run_all([REPORT_ID], mode=mode, jobs=1, force=force, root=root)
     src = stage_book(root)
@@ -455,7 +466,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if outcome == "ran":
                 _log("the HTML and the reproducibility report predate this run: `python -m dpnet.book html`")
         elif args.command == "html":
-            build_book(run=False)
+            build_book(execute=False)
         elif args.command == "build":
             if args.jobs < 1:
                 raise ParameterError(f"--jobs must be an integer ≥ 1 (got {args.jobs})")

@@ -35,6 +35,8 @@ from typing import Any
 import yaml
 
 from dpnet.errors import DataError, ParameterError
+from dpnet.results import repo_root
+from dpnet.sweep import progress_enabled
 
 __all__ = [
     "STATUSES",
@@ -107,7 +109,7 @@ def default_registry_path() -> Path:
     override = os.environ.get("DPNET_REGISTRY")
     if override:
         return Path(override).expanduser()
-    return Path(__file__).resolve().parents[2] / "data" / "registry.yml"
+    return repo_root() / "data" / "registry.yml"
 
 
 def mirror_dir() -> Path | None:
@@ -290,16 +292,6 @@ def _verify(entry: Entry, path: Path, *, where: str, mirror: Path | None) -> Pat
     return path
 
 
-def _progress() -> bool:
-    if os.environ.get("DPNET_PROGRESS", "1") == "0":
-        return False
-    try:
-        import tqdm  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def _remove_partial(target: Path, created: list[Path]) -> None:
     """After a failed download: no file at ``target`` and no directories left that the download created."""
     target.unlink(missing_ok=True)
@@ -322,7 +314,7 @@ def _download(entry: Entry) -> Path:
             known_hash=f"sha256:{entry.sha256}",
             path=target.parent,
             fname=target.name,
-            progressbar=_progress(),
+            progressbar=progress_enabled(),
         )
     except (requests.RequestException, OSError) as exc:
         _remove_partial(target, created)

@@ -4,13 +4,7 @@ The catalogue lists what the book sets out to reproduce and which chapter does i
 checks and deviations for the items it covers (:meth:`dpnet.results.Results.check`,
 :meth:`~dpnet.results.Results.deviation`); the report reads them from ``results/*/metrics.json``.
 
-Status of an item:
-
-* ``reproduced`` — every check passed, no deviation from the paper was needed;
-* ``reproduced with documented deviation`` — every check passed, with the deviations listed;
-* ``not reproduced`` — at least one check failed (shown, never hidden);
-* ``not checked in this run`` — its chapter ran with parameters other than the paper's;
-* ``not yet`` — its chapter has not been written or run.
+The status of an item is one of :data:`STATUSES`; :data:`STATUS_MEANINGS` says what each means.
 """
 
 from __future__ import annotations
@@ -22,29 +16,47 @@ import pandas as pd
 
 from dpnet.results import load_metrics, results_root
 
-__all__ = ["CATALOGUE", "STATUSES", "Item", "check_table", "deviation_table", "status_table"]
+__all__ = [
+    "CATALOGUE",
+    "STATUSES",
+    "STATUS_MEANINGS",
+    "Item",
+    "check_table",
+    "deviation_table",
+    "status_table",
+]
 
-STATUSES = (
-    "reproduced",
-    "reproduced with documented deviation",
-    "not reproduced",
-    "not checked in this run",
-    "not yet",
-)
+#: What each status means, in the order the report lists them.
+STATUS_MEANINGS: dict[str, str] = {
+    "reproduced": "every check passed, and the paper's own mathematics regenerates the item",
+    "reproduced with documented deviation": (
+        "every check passed, but the published item can only be regenerated with a deviation found in "
+        "the authors' code; the chapter shows the paper-faithful result beside the as-published one"
+    ),
+    "not reproduced": "at least one check failed (failures are shown, never hidden)",
+    "not checked in this run": "the chapter ran with parameters other than the paper's",
+    "not yet": "the chapter has not been written, or has not been run",
+}
+STATUSES: tuple[str, ...] = tuple(STATUS_MEANINGS)
 
 
 @dataclass(frozen=True)
 class Item:
     """A published figure, table or (for papers without figures) planned experiment."""
 
-    key: str
     paper: str
+    name: str
     title: str
     chapter: str
 
+    @property
+    def key(self) -> str:
+        """``"<paper> <name>"``, e.g. ``"003 Fig 1"``: how chapters record checks of the item."""
+        return f"{self.paper} {self.name}"
+
 
 def _items(paper: str, chapter: str, entries: list[tuple[str, str]]) -> list[Item]:
-    return [Item(f"{paper} {name}", paper, title, chapter) for name, title in entries]
+    return [Item(paper, name, title, chapter) for name, title in entries]
 
 
 CATALOGUE: tuple[Item, ...] = (
@@ -114,10 +126,17 @@ def _item_status(entry: dict | None, chapter_ran: bool) -> str:
     return "reproduced with documented deviation" if entry.get("deviations") else "reproduced"
 
 
+def _chapter_metrics(results_dir: Path | None) -> dict[str, dict | None]:
+    """Each catalogue chapter's metrics.json (None when it has not run), in catalogue order."""
+    results_dir = results_dir or results_root()
+    return {
+        chapter: load_metrics(chapter, results_dir) for chapter in dict.fromkeys(i.chapter for i in CATALOGUE)
+    }
+
+
 def status_table(results_dir: Path | None = None) -> pd.DataFrame:
     """One row per catalogue item: paper, item, title, chapter, status, checks passed, deviations."""
-    results_dir = results_dir or results_root()
-    metrics = {item.chapter: load_metrics(item.chapter, results_dir) for item in CATALOGUE}
+    metrics = _chapter_metrics(results_dir)
     rows = []
     for item in CATALOGUE:
         chapter_metrics = metrics[item.chapter]
@@ -125,7 +144,7 @@ def status_table(results_dir: Path | None = None) -> pd.DataFrame:
         checks = entry["checks"] if entry else []
         rows.append({
             "paper": item.paper,
-            "item": item.key.split(" ", 1)[1],
+            "item": item.name,
             "title": item.title,
             "chapter": item.chapter,
             "status": _item_status(entry, chapter_metrics is not None),
@@ -137,10 +156,8 @@ def status_table(results_dir: Path | None = None) -> pd.DataFrame:
 
 def check_table(results_dir: Path | None = None) -> pd.DataFrame:
     """Every recorded check: item, claim, passed, detail."""
-    results_dir = results_dir or results_root()
     rows = []
-    for chapter in dict.fromkeys(item.chapter for item in CATALOGUE):
-        data = load_metrics(chapter, results_dir)
+    for chapter, data in _chapter_metrics(results_dir).items():
         for key, entry in (data or {}).get("reproduction", {}).items():
             for check in entry["checks"]:
                 rows.append({"item": key, "chapter": chapter, **check})
@@ -149,9 +166,7 @@ def check_table(results_dir: Path | None = None) -> pd.DataFrame:
 
 def deviation_table(results_dir: Path | None = None) -> pd.DataFrame:
     """Every documented deviation between a paper and what regenerates its published item."""
-    results_dir = results_dir or results_root()
     rows = []
-    for chapter in dict.fromkeys(item.chapter for item in CATALOGUE):
-        data = load_metrics(chapter, results_dir)
+    for chapter, data in _chapter_metrics(results_dir).items():
         rows.extend({"chapter": chapter, **d} for d in (data or {}).get("deviations", []))
     return pd.DataFrame(rows, columns=["chapter", "item", "title", "explanation"])
