@@ -69,7 +69,8 @@ def test_success_checks_use_the_oracles_binomial_error() -> None:
     assert all(ok for claim, ok, _ in checks if "as_published" in claim)
 
 
-def test_tmb_checks_flag_a_wrong_group_split() -> None:
+def test_tmb_checks_flag_a_wrong_group_split_and_coefficient() -> None:
     gaps = dict(reference.TMB_LAMBDA_GAP)
     assert all(ok for _, ok, _ in reference.tmb_checks(gaps, -0.01776, (166, 166, 1330)))
     assert not reference.tmb_checks(gaps, -0.01776, (167, 165, 1330))[0][1]
+    assert not reference.tmb_checks(gaps, -0.0179, (166, 166, 1330))[1][1]  # 0.8 % off the spec's −0.01776

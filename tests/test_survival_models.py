@@ -16,6 +16,8 @@ import pytest
 from scipy import stats
 from scipy.optimize import minimize_scalar
 
+from dpnet import inference as inf
+from dpnet import networks
 from dpnet.errors import ParameterError
 from dpnet.survival import (
     ACTG175_ARMS,
@@ -23,7 +25,10 @@ from dpnet.survival import (
     TMB_GROUPS,
     arm_cohort,
     centre_fits,
+    centre_information,
     centre_loglik,
+    cohort_centres,
+    composite_table,
     composite_test,
     cox_lifelines,
     cox_partial_loglik,
@@ -32,6 +37,9 @@ from dpnet.survival import (
     fit_cox,
     kaplan_meier,
     logrank_pvalue,
+    observed_statistic,
+    private_mle_study,
+    prop46_schedule,
     simple_alternative,
     simple_test,
     split_centres,
@@ -42,7 +50,7 @@ from dpnet.survival import (
 LOG2 = math.log(2.0)
 
 # ----------------------------------------------------------------------------------------------------------
-# Fixtures: data through the registry, skipped with a reason when no mirror, cache or network provides them
+# Fixtures (the datasets themselves come from conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -254,13 +262,6 @@ def test_centre_loglik_rows_are_local_likelihoods(variant: str) -> None:
         np.testing.assert_array_equal(table[i], cox_partial_loglik(x[m], t[m], d[m], thetas, variant=variant))
 
 
-def test_centre_loglik_on_actg(ddi: pd.DataFrame) -> None:
-    x, t, d = _arrays(ddi)
-    table = centre_loglik(x, t, d, ddi.index.to_numpy() % 5, np.array([-LOG2, 0.0]))
-    assert table.shape == (5, 2)
-    assert (table[:, 0] - table[:, 1]).sum() == pytest.approx(9.538, abs=1e-3)  # spec §9 item 13
-
-
 def test_centre_loglik_rejects_bad_labels_and_shapes() -> None:
     x, t, d = _random_cohort(0, n=6)
     with pytest.raises(ParameterError, match=r"\[1\]"):  # the empty centre is named
@@ -366,12 +367,6 @@ def test_tmb_cohort_unknown_covariate_lists_the_valid_ones(samstein: pd.DataFram
         tmb_cohort(samstein, "top30")
     for name in TMB_COVARIATES:
         assert name in str(info.value)
-
-
-def test_tmb_raw_log_likelihood_ratio(samstein: pd.DataFrame) -> None:
-    raw = tmb_cohort(samstein, "raw")
-    values = cox_partial_loglik(raw["x"], raw["time"], raw["event"], np.array([math.log(0.15), 0.0]))
-    assert values[0] - values[1] == pytest.approx(-11640.5, abs=0.1)  # spec §9 item 14
 
 
 def test_tmb_top10_log_likelihood_ratio(samstein: pd.DataFrame) -> None:
@@ -672,3 +667,97 @@ def test_simple_null_law_under_permutation(ddi: pd.DataFrame) -> None:
         values[r] = 2.0 * (lam[0] - lam[1])
     assert values.mean() == pytest.approx(null.mean(), rel=0.1)
     assert values.std(ddof=1) == pytest.approx(null.std(), rel=0.1)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Helpers the chapter uses: splits of a cohort, information, the composite table, Prop 4.6's schedule,
+# the tests' operating characteristics and summaries, one private MLE study
+
+
+def test_cohort_centres_round_robin_keeps_the_row_index_and_random_is_balanced() -> None:
+    index = np.array([3, 4, 7, 8, 10, 15, 21])
+    np.testing.assert_array_equal(cohort_centres(index, 5), index % 5)
+    labels = cohort_centres(index, 3, method="random", rng=1)
+    assert sorted(np.bincount(labels).tolist()) == [2, 2, 3]  # balanced on the cohort, not on 0 … 21
+    np.testing.assert_array_equal(labels, cohort_centres(index, 3, method="random", rng=1))
+    with pytest.raises(ParameterError, match="integer row numbers"):
+        cohort_centres(np.array([0.5, 1.5]), 2)
+
+
+def test_centre_information_sums_local_informations() -> None:
+    x, t, d = _random_cohort(3, n=60)
+    labels = np.arange(60) % 3
+    info = centre_information(x, t, d, labels, theta=0.2)
+    want = [cox_score_information(x[labels == i], t[labels == i], d[labels == i], 0.2)[1] for i in range(3)]
+    np.testing.assert_allclose(info, want, rtol=1e-12)
+    assert info.sum() != pytest.approx(
+        cox_score_information(x, t, d, 0.2)[1], rel=1e-6
+    )  # risk sets are local
+
+
+def test_composite_table_and_observed_statistic() -> None:
+    x, t, d = _random_cohort(4, n=80)
+    fits = centre_fits(x, t, d, np.arange(80) % 4, penalizer=0.1)
+    table = composite_table(fits)
+    np.testing.assert_allclose(table[:, 0], [f.loglik_null for f in fits])
+    np.testing.assert_allclose(2 * (table[:, 1] - table[:, 0]), [f.lrt for f in fits])
+    assert observed_statistic(table) == pytest.approx(sum(f.lrt for f in fits), rel=1e-12)
+    with pytest.raises(ParameterError, match=r"shape \(n, 2\)"):
+        observed_statistic(np.zeros((3, 3)))
+
+
+def test_prop46_schedule_uses_thm42_gm_requirements() -> None:
+    table = np.array([[0.0, 1.0], [0.0, 2.0], [0.0, 0.5], [0.0, 1.5], [0.0, 1.0]])
+    A = networks.metropolis_hastings(networks.make_graph("complete", 5)).toarray()
+    a_star = networks.spectral_constants(A).a_star
+    sched = prop46_schedule(table, a_star=a_star, delta=1.0, eps=1.0, alpha=0.05)
+    full = inf.schedule_thm42(inf.problem_constants(table), a_star=a_star, delta=1.0, eps=1.0, alpha=0.025,
+                              beta=0.975, rho_am=1.0, rho_gm=1.0)  # fmt: skip
+    assert sched.K == math.ceil(full.k_gm) and sched.T == math.ceil(full.t_gm)
+    assert sched.K == math.ceil(math.log(1 / 0.025))  # |Θ*| log(|Θ̄|/α') with |Θ*| = |Θ̄| = 1
+    assert sched.noise_scale == pytest.approx(1.0 * sched.K * 2 / 1.0)  # ΔK|Θ|/ε
+
+
+def test_operating_characteristics_and_summary() -> None:
+    test = simple_test(-LOG2, 76.0, alpha=0.05, n_agents=5, K=4, noise_scale=11.0)
+    alt = simple_alternative(-LOG2, 76.0)
+    noise = test.noise(5000, np.random.default_rng(0))
+    oc = test.operating_characteristics(noise, alt)
+    assert oc["size"] == test.rejection_probability(test.null, noise)
+    assert test.rejection_probability(test.null, noise, oc["calibrated threshold"]) == pytest.approx(0.05)
+    assert oc["power"] > oc["power, calibrated"]  # the paper's rule buys power with its excess size
+    assert set(test.operating_characteristics(noise)) == {"size", "calibrated threshold"}
+    S = np.array([test.threshold - 1.0, test.threshold + 1.0, 1e3])
+    summary = test.summary(S, noise, claim_p=1e-5)
+    assert summary["rejects (paper rule)"] == pytest.approx(2 / 3)
+    assert summary["median p (paper)"] == pytest.approx(float(test.pvalue_paper(S[1:2])[0]))
+    assert summary["P[p (paper) < claim]"] == pytest.approx(1 / 3)
+    assert summary["median p (with noise)"] == pytest.approx(float(test.pvalue(S[1:2], noise)[0]))
+
+
+def test_private_mle_study_is_deterministic_and_consistent() -> None:
+    table = np.array([[0.0, 3.0], [0.0, 2.0], [0.0, 2.5]])
+    A = networks.metropolis_hastings(networks.make_graph("complete", 3)).toarray()
+    kwargs = dict(a_star=networks.spectral_constants(A).a_star, delta=1.0, eps=1.0, alpha=0.05, rho=1.5,
+                  convention="paper", target=np.array([False, True]), freq=0.2, n_reps=50)  # fmt: skip
+    one = private_mle_study(
+        table, A, **kwargs, rng_demo=np.random.default_rng(1), rng_mc=np.random.default_rng(2)
+    )
+    two = private_mle_study(
+        table, A, **kwargs, rng_demo=np.random.default_rng(1), rng_mc=np.random.default_rng(2)
+    )
+    assert one.rates == two.rates
+    np.testing.assert_array_equal(one.gm, two.gm)
+    assert one.gm.shape == one.am.shape == one.nonprivate.shape == (one.T + 1, 3, 2)
+    np.testing.assert_allclose(one.nonprivate[-1, :, 1], 1.0)  # the non-private run finds the MLE
+    assert one.noise_scale == pytest.approx(1.0 * one.K * 2 / 1.0)
+    code = private_mle_study(table, A, **{**kwargs, "convention": "authors_code"},
+                             rng_demo=np.random.default_rng(1), rng_mc=np.random.default_rng(2))  # fmt: skip
+    assert code.noise_scale == pytest.approx(2 * one.noise_scale)
+    assert one.rates == inf.recovery_rates(one.run, kwargs["target"], rho=1.5, freq=0.2)
+
+
+def test_fit_cox_reports_non_convergence() -> None:
+    x, t, d = _random_cohort(5, n=40)
+    with pytest.raises(ParameterError, match="did not converge"):
+        fit_cox(x, t, d, max_iter=1, tol=1e-300)

@@ -111,16 +111,20 @@ def recovery_rates(
 ) -> dict[str, float]:
     """How often each algorithm returns exactly ``target`` at every agent, over the replications.
 
-    - ``"GM"``: ``Θ̂^GM = {ν^GM ≥ τ}``, ``τ = 1/(1+e^ϱ)``;
-    - ``"AM"``: ``Θ̂^AM = {ν^AM ≥ τ}``;
-    - ``"two-threshold"``: ``{θ : N(θ) ≥ freq}`` with ``N`` the fraction of rounds the state won
-      (belief threshold ``τ̂ = 0``, as in the paper's Fig 14.1b and Fig 14.5);
-    - ``"AM belief"``: the mean AM belief on ``target`` (summed over its states, averaged over agents).
+    - ``"GM"``: ``Θ̂^GM = {ν^GM ≥ τ}``, ``τ = 1/(1+e^ϱ)`` (:func:`select_gm`);
+    - ``"AM"``: ``Θ̂^AM = {ν^AM ≥ τ}`` (:func:`select_am`);
+    - ``"two-threshold"``: ``{θ : N(θ) ≥ max(freq, 1/K)}`` with ``N`` the fraction of rounds the state
+      won (belief threshold ``τ̂ = 0``, as in the paper's Fig 14.1b and Fig 14.5; :func:`threshold_sets`);
+    - ``"AM belief"`` and ``"AM belief se"``: the mean AM belief on ``target`` (summed over its states,
+      averaged over agents) and its Monte Carlo standard error over the replications.
+
+    A replication counts as a success when every agent's set equals ``target``
+    (:func:`type_errors`'s exact-recovery event on the agents' sets taken together).
 
     Parameters
     ----------
     result
-        Replications from :func:`~dpnet.inference.run_private_mle`.
+        Replications from :func:`~dpnet.inference.run_private_mle` (at least 2).
     target
         Boolean mask over the states, shape ``(|Θ|,)``: the set that counts as recovered.
     rho
@@ -129,19 +133,25 @@ def recovery_rates(
         Frequency threshold of the two-threshold rule.
     """
     mask = np.asarray(target, dtype=bool)
-    if mask.shape != (result.scaled.shape[-1],) or not mask.any():
-        n_states = result.scaled.shape[-1]
+    n_reps, n_agents, n_states = result.n_reps, result.scaled.shape[-2], result.scaled.shape[-1]
+    if mask.shape != (n_states,) or not mask.any():
         raise ParameterError(f"target must be a non-empty boolean mask over the {n_states} states")
+    if n_reps < 2:
+        raise ParameterError(f"recovery rates need at least 2 replications (got {n_reps})")
+    everywhere = np.tile(mask, n_agents)
 
     def exact(selected: NDArray[np.bool_]) -> float:
-        return float(np.all(selected == mask, axis=(-1, -2)).mean())
+        return float(type_errors(selected.reshape(n_reps, -1), everywhere).exact)
 
     am = result.am_beliefs()
+    counts = result.round_counts(0.0)
+    am_target = am[..., mask].sum(axis=-1).mean(axis=-1)  # per replication, averaged over agents
     return {
         "GM": exact(select_gm(result.gm_log_beliefs(), rho=rho)),
         "AM": exact(select_am(am, rho=rho)),
-        "two-threshold": exact(result.round_counts(0.0) >= freq - 1e-12),
-        "AM belief": float(am[..., mask].sum(axis=-1).mean()),
+        "two-threshold": exact(threshold_sets(counts, counts, freq, freq, result.K)[0]),
+        "AM belief": float(am_target.mean()),
+        "AM belief se": float(am_target.std(ddof=1) / np.sqrt(n_reps)),
     }
 
 

@@ -7,14 +7,21 @@
 - :mod:`~dpnet.survival.centres` — splits across centres, per-centre likelihood tables and fits;
 - :mod:`~dpnet.survival.fits` — Kaplan–Meier curves, Cox fits with confidence intervals and the
   log-rank test, by lifelines;
-- :mod:`~dpnet.survival.private_tests` — the simple and composite private tests of §4.2.
+- :mod:`~dpnet.survival.private_tests` — the simple and composite private tests of §4.2;
+- :mod:`~dpnet.survival.studies` — one private maximum-likelihood study (schedule, a drawn run, rates).
 
 Every public name is re-exported here.
 """
 
 from __future__ import annotations
 
-from dpnet.survival.centres import centre_fits, centre_loglik, split_centres
+from dpnet.survival.centres import (
+    centre_fits,
+    centre_information,
+    centre_loglik,
+    cohort_centres,
+    split_centres,
+)
 from dpnet.survival.cox import (
     LEGACY_LOG_OFFSET,
     CoxFit,
@@ -34,7 +41,17 @@ from dpnet.survival.data import (
     tmb_groups,
 )
 from dpnet.survival.fits import LifelinesCox, cox_lifelines, kaplan_meier, logrank_pvalue
-from dpnet.survival.private_tests import PrivateTest, composite_test, simple_alternative, simple_test
+from dpnet.survival.private_tests import (
+    PrivateTest,
+    TestSchedule,
+    composite_table,
+    composite_test,
+    observed_statistic,
+    prop46_schedule,
+    simple_alternative,
+    simple_test,
+)
+from dpnet.survival.studies import MLEStudy, private_mle_study
 
 __all__ = [
     "ACTG175_ARMS",
@@ -43,10 +60,15 @@ __all__ = [
     "TMB_GROUPS",
     "CoxFit",
     "LifelinesCox",
+    "MLEStudy",
     "PrivateTest",
+    "TestSchedule",
     "arm_cohort",
     "centre_fits",
+    "centre_information",
     "centre_loglik",
+    "cohort_centres",
+    "composite_table",
     "composite_test",
     "cox_lifelines",
     "cox_partial_loglik",
@@ -57,6 +79,9 @@ __all__ = [
     "load_actg175",
     "load_samstein2019",
     "logrank_pvalue",
+    "observed_statistic",
+    "private_mle_study",
+    "prop46_schedule",
     "simple_alternative",
     "simple_test",
     "split_centres",

@@ -1,9 +1,12 @@
 """Splitting a cohort across centres, and each centre's statistics for the distributed algorithms.
 
 - :func:`split_centres`: the authors' round-robin split on the row index, or a seeded balanced one;
+  :func:`cohort_centres` applies either to a cohort that keeps its original row index;
 - :func:`centre_loglik`: the table ``log γ_i(θ)`` (centres × states) that the belief dynamics of
   :mod:`dpnet.inference` take as input;
-- :func:`centre_fits`: each centre's penalised Cox fit, the local GLRTs of the composite test.
+- :func:`centre_fits`: each centre's penalised Cox fit, the local GLRTs of the composite test;
+- :func:`centre_information`: each centre's Fisher information, whose sum is the variance scale of
+  the simple test's statistic.
 """
 
 from __future__ import annotations
@@ -15,9 +18,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from dpnet.errors import ParameterError
 from dpnet.params import choice, integer
-from dpnet.survival.cox import CoxFit, _cohort, cox_partial_loglik, fit_cox
+from dpnet.survival.cox import CoxFit, check_cohort, cox_partial_loglik, cox_score_information, fit_cox
 
-__all__ = ["centre_fits", "centre_loglik", "split_centres"]
+__all__ = ["centre_fits", "centre_information", "centre_loglik", "cohort_centres", "split_centres"]
 
 
 def split_centres(
@@ -68,6 +71,28 @@ def split_centres(
     return labels
 
 
+def cohort_centres(
+    index: ArrayLike,
+    n_centres: int,
+    *,
+    method: Literal["round_robin", "random"] = "round_robin",
+    rng: np.random.Generator | int | None = None,
+) -> NDArray[np.int64]:
+    """Centre labels for a cohort whose rows keep their original row numbers ``index``.
+
+    ``"round_robin"`` is the authors' ``original row index mod n`` (so a filtered cohort is split as
+    the authors split it); ``"random"`` is a balanced random split of the cohort itself
+    (:func:`split_centres`), so every centre gets ``⌊N/n⌋`` or ``⌈N/n⌉`` of the analysed patients.
+    """
+    rows = np.asarray(index)
+    if rows.ndim != 1 or not np.issubdtype(rows.dtype, np.integer):
+        raise ParameterError(
+            f"index must be a 1-D array of integer row numbers (got {rows.dtype}, {rows.shape})"
+        )
+    labels = split_centres(len(rows), n_centres, method=method, rng=rng)
+    return rows.astype(np.int64) % n_centres if method == "round_robin" else labels
+
+
 def _labels(centres: ArrayLike, n_rows: int) -> tuple[NDArray[np.int64], int]:
     labels = np.asarray(centres)
     if labels.shape != (n_rows,) or not np.issubdtype(labels.dtype, np.integer):
@@ -111,7 +136,7 @@ def centre_loglik(
     -------
     numpy.ndarray, shape (n, |Θ|)
     """
-    xs, ts, ev = _cohort(x, time, event)
+    xs, ts, ev = check_cohort(x, time, event)
     labels, n_centres = _labels(centres, len(xs))
     states = np.atleast_1d(np.asarray(theta, dtype=float))
     if states.ndim != 1:
@@ -131,7 +156,17 @@ def centre_fits(
     ``[f.lrt for f in fits]`` are the local GLRT statistics of §4.2's composite test and
     ``max |f.theta|`` the data-dependent ``B_θ`` the authors' code uses for the sensitivity.
     """
-    xs, ts, ev = _cohort(x, time, event)
+    xs, ts, ev = check_cohort(x, time, event)
     labels, n_centres = _labels(centres, len(xs))
     masks = [labels == i for i in range(n_centres)]
     return [fit_cox(xs[m], ts[m], ev[m], penalizer=penalizer) for m in masks]
+
+
+def centre_information(
+    x: ArrayLike, time: ArrayLike, event: ArrayLike, centres: ArrayLike, *, theta: float = 0.0
+) -> NDArray[np.float64]:
+    """Each centre's observed Fisher information ``I_i(θ)`` of its local partial likelihood (Breslow)."""
+    xs, ts, ev = check_cohort(x, time, event)
+    labels, n_centres = _labels(centres, len(xs))
+    masks = [labels == i for i in range(n_centres)]
+    return np.array([cox_score_information(xs[m], ts[m], ev[m], theta)[1] for m in masks])

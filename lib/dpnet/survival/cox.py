@@ -47,7 +47,8 @@ def _vector(name: str, value: ArrayLike) -> NDArray[np.float64]:
     return arr
 
 
-def _cohort(x: ArrayLike, time: ArrayLike, event: ArrayLike) -> tuple[NDArray[np.float64], ...]:
+def check_cohort(x: ArrayLike, time: ArrayLike, event: ArrayLike) -> tuple[NDArray[np.float64], ...]:
+    """Validated float arrays ``(x, time, event)``: 1-D, one length, finite, ``event`` in {0, 1}."""
     xs, ts, ev = _vector("x", x), _vector("time", time), _vector("event", event)
     if not (len(xs) == len(ts) == len(ev)):
         raise ParameterError(
@@ -118,7 +119,7 @@ def cox_partial_loglik(
         not a finite scalar or 1-D array, or ``variant`` is unknown.
     """
     variant = choice("paper", "as_published")("variant", variant)
-    xs, ts, ev = _cohort(x, time, event)
+    xs, ts, ev = check_cohort(x, time, event)
     th = np.asarray(theta, dtype=float)
     scalar = th.ndim == 0
     if th.ndim > 1:
@@ -173,7 +174,7 @@ def cox_score_information(
     dpnet.errors.ParameterError
         On arrays of different lengths, non-finite values or a non-binary ``event``.
     """
-    xs, ts, ev = _cohort(x, time, event)
+    xs, ts, ev = check_cohort(x, time, event)
     theta = real()("theta", theta)
     if len(xs) == 0 or not ev.any():
         return 0.0, 0.0
@@ -207,8 +208,6 @@ class CoxFit:
     lrt
         ``2[Λ(θ̂) − c θ̂² − Λ(0)] ≥ 0``: the (penalised) likelihood-ratio statistic, as lifelines'
         ``log_likelihood_ratio_test`` reports it.
-    n_iter
-        Newton iterations used.
     """
 
     theta: float
@@ -217,7 +216,6 @@ class CoxFit:
     loglik_null: float
     penalty: float
     lrt: float
-    n_iter: int
 
 
 def fit_cox(
@@ -246,7 +244,7 @@ def fit_cox(
         On bad arrays, a negative ``penalizer``, or an unpenalised fit whose likelihood keeps
         increasing (a covariate that separates events, so ``θ̂`` is infinite).
     """
-    xs, ts, ev = _cohort(x, time, event)
+    xs, ts, ev = check_cohort(x, time, event)
     penalizer = real(ge=0.0)("penalizer", penalizer)
     c = 0.5 * len(xs) * penalizer * (float(np.var(xs, ddof=1)) if len(xs) > 1 else 0.0)
 
@@ -255,9 +253,7 @@ def fit_cox(
 
     theta, value = 0.0, objective(0.0)
     loglik_null = value
-    n_iter = 0
-    while n_iter < max_iter:
-        n_iter += 1
+    for _ in range(max_iter):
         score, info = cox_score_information(xs, ts, ev, theta)
         grad, curv = score - 2 * c * theta, info + 2 * c
         if curv <= 0:
@@ -280,6 +276,8 @@ def fit_cox(
             raise ParameterError(
                 "the Cox fit diverges (|θ̂| > 50): the covariate separates the events; use penalizer > 0"
             )
+    else:
+        raise ParameterError(f"the Cox fit did not converge in max_iter = {max_iter} Newton steps")
     _, info = cox_score_information(xs, ts, ev, theta)
     loglik = value + c * theta**2
     return CoxFit(
@@ -289,7 +287,6 @@ def fit_cox(
         loglik_null=loglik_null,
         penalty=c * theta**2,
         lrt=max(0.0, 2.0 * (value - loglik_null)),
-        n_iter=n_iter,
     )
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from dpnet.data import fetch
-from dpnet.errors import ParameterError
+from dpnet.errors import DataError, ParameterError
 
 __all__ = [
     "ACTG175_ARMS",
@@ -75,7 +75,9 @@ def load_actg175() -> pd.DataFrame:
     raw = pd.read_csv(fetch("actg175"))
     missing = {"time", "trt", "label"} - set(raw.columns)
     if missing:
-        raise ValueError(f"ACTG 175 CSV lacks the columns {sorted(missing)}")
+        raise DataError(
+            f"ACTG 175 CSV lacks the columns {sorted(missing)}: is the registry file the right one?"
+        )
     arm = raw["trt"].astype(int)
     covariates = raw.drop(columns=["time", "trt", "label"])
     frame = pd.DataFrame(
@@ -121,7 +123,9 @@ def load_samstein2019() -> pd.DataFrame:
         raw = pd.read_excel(fetch("samstein2019"), header=1, engine="openpyxl")
     missing = set(_SAMSTEIN_COLUMNS) - set(raw.columns)
     if missing:
-        raise ValueError(f"Samstein et al. 2019 sheet lacks the columns {sorted(missing)}")
+        raise DataError(
+            f"Samstein et al. 2019 sheet lacks the columns {sorted(missing)}: is it the right file?"
+        )
     frame = raw[list(_SAMSTEIN_COLUMNS)].rename(columns=_SAMSTEIN_COLUMNS)
     frame["time"] = frame["time"].astype(int)
     frame["event"] = frame["event"].astype(int)
@@ -175,16 +179,17 @@ def arm_cohort(frame: pd.DataFrame, treatment: str, control: str = "ZDV") -> pd.
 
 
 def _top_fraction(tmb: pd.Series, fraction: float) -> np.ndarray:
-    """Indicator of the first ``int(fraction · N)`` patients by decreasing TMB.
+    """Indicator of the first ``int(fraction · N)`` patients by decreasing TMB, ties by later row first.
 
-    The order is pandas' default ``sort_values(ascending=False)``, as in the authors' notebook. That
-    sort is not stable, and two patients with TMB 26.56 straddle the top-10 % cut of the Samstein
-    cohort: which of them is in changes Λ(log 0.15) − Λ(0) from 8.27 (this order) to 8.11 (a stable
-    sort). Neither choice is more correct; this one matches the published groups.
+    Two patients with TMB 26.56 straddle the top-10 % cut of the Samstein cohort. Taking the later row
+    first reproduces the authors' group (their pandas ``sort_values`` is an unstable sort that happened
+    to order them so), whose Λ(log 0.15) − Λ(0) is the spec's 8.27; the earlier row first gives 8.11.
+    Neither is more correct: the rule is explicit so that the result does not depend on a sort kernel.
     """
-    order = tmb.reset_index(drop=True).sort_values(ascending=False).index.to_numpy()
-    top = np.zeros(len(tmb), dtype=int)
-    top[order[: int(fraction * len(tmb))]] = 1
+    values = tmb.to_numpy(dtype=float)
+    order = np.lexsort((-np.arange(len(values)), -values))  # TMB descending, then row descending
+    top = np.zeros(len(values), dtype=int)
+    top[order[: int(fraction * len(values))]] = 1
     return top
 
 
@@ -193,7 +198,7 @@ def tmb_cohort(frame: pd.DataFrame, covariate: str = "raw") -> pd.DataFrame:
 
     - ``"raw"``: TMB itself (mutations per megabase), the authors' covariate;
     - ``"top10"`` / ``"top20"``: 1 for the ``int(0.1 N)`` / ``int(0.2 N)`` patients with the highest
-      TMB (ties ordered as pandas' default sort orders them), else 0: the binary covariate
+      TMB (ties: later row first), else 0: the binary covariate
       (``B_x = 1``) that §12 assumes.
 
     Parameters
@@ -225,7 +230,7 @@ def tmb_cohort(frame: pd.DataFrame, covariate: str = "raw") -> pd.DataFrame:
 
 def tmb_groups(frame: pd.DataFrame) -> pd.Series:
     """Fig 14.3's groups: the top 10 %, next 10 % and bottom 80 % of TMB (``int(0.1 N)`` patients each
-    for the first two; ties ordered as in :func:`tmb_cohort`). A categorical Series on the frame's index."""
+    for the first two; ties as in :func:`tmb_cohort`). A categorical Series on the frame's index."""
     top10 = _top_fraction(frame["tmb"], 0.1)
     top20 = _top_fraction(frame["tmb"], 0.2)
     codes = np.where(top10 == 1, 0, np.where(top20 == 1, 1, 2))

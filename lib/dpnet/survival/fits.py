@@ -13,18 +13,18 @@ from numpy.typing import ArrayLike
 
 from dpnet.errors import ParameterError
 from dpnet.params import real
+from dpnet.survival.cox import check_cohort
 
 __all__ = ["LifelinesCox", "cox_lifelines", "kaplan_meier", "logrank_pvalue"]
 
 
 def _frame(time: ArrayLike, event: ArrayLike, x: ArrayLike | None = None) -> pd.DataFrame:
-    columns = {"time": np.asarray(time, dtype=float), "event": np.asarray(event, dtype=int)}
+    """The cohort as a frame, validated as :func:`~dpnet.survival.cox_partial_loglik` validates it."""
+    xs, ts, ev = check_cohort(np.zeros(len(np.asarray(time))) if x is None else x, time, event)
+    frame = pd.DataFrame({"time": ts, "event": ev.astype(int)})
     if x is not None:
-        columns["x"] = np.asarray(x, dtype=float)
-    lengths = {len(v) for v in columns.values()}
-    if len(lengths) != 1:
-        raise ParameterError(f"time, event (and x) must have the same length (got {sorted(lengths)})")
-    return pd.DataFrame(columns)
+        frame["x"] = xs
+    return frame
 
 
 def kaplan_meier(time: ArrayLike, event: ArrayLike, groups: ArrayLike) -> dict[str, KaplanMeierFitter]:

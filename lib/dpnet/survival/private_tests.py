@@ -30,10 +30,64 @@ from scipy import stats
 from scipy.optimize import brentq
 
 from dpnet.errors import ParameterError
-from dpnet.inference import gm_test_statistic, laplace_noise, run_private_mle
+from dpnet.inference import (
+    gm_test_statistic,
+    laplace_noise,
+    noise_scale,
+    problem_constants,
+    run_private_mle,
+    schedule_thm42,
+    to_int_ceil,
+)
 from dpnet.params import integer, real
+from dpnet.survival.cox import CoxFit
 
-__all__ = ["PrivateTest", "composite_test", "simple_alternative", "simple_test"]
+__all__ = [
+    "PrivateTest",
+    "TestSchedule",
+    "composite_table",
+    "composite_test",
+    "observed_statistic",
+    "prop46_schedule",
+    "simple_alternative",
+    "simple_test",
+]
+
+
+@dataclass(frozen=True)
+class TestSchedule:
+    """Rounds ``K``, iterations ``T`` and Laplace scale ``b = ΔK|Θ|/ε`` of a private test."""
+
+    K: int
+    T: int
+    noise_scale: float
+
+
+def prop46_schedule(
+    table: ArrayLike, *, a_star: float, delta: float, eps: float, alpha: float
+) -> TestSchedule:
+    """Prop 4.6's parameters: GM with Type I target ``α/2`` and ``ϱ_GM = 1``, ``K`` and ``T`` from
+    Theorem 4.2 (:func:`~dpnet.inference.schedule_thm42`, GM's requirements only), paper noise."""
+    alpha = real(gt=0.0, lt=1.0)("alpha", alpha)
+    sched = schedule_thm42(problem_constants(table), a_star=a_star, delta=delta, eps=eps,
+                           alpha=alpha / 2, beta=1 - alpha / 2, rho_am=1.0, rho_gm=1.0)  # fmt: skip
+    K = to_int_ceil(sched.k_gm, minimum=1)
+    T = to_int_ceil(sched.t_gm, minimum=1)
+    return TestSchedule(K=K, T=T, noise_scale=float(noise_scale(delta, 2, eps, K)))
+
+
+def composite_table(fits: list[CoxFit]) -> NDArray[np.float64]:
+    """The composite test's two-state table, one row per centre: ``(sup over Θ̃₀, sup over Θ̃)`` of the
+    log-likelihood, i.e. ``(Λ_i(0), Λ_i(0) + LRT_i/2)`` from each centre's (penalised) fit."""
+    return np.array([[f.loglik_null, f.loglik_null + f.lrt / 2] for f in fits])
+
+
+def observed_statistic(table: ArrayLike) -> float:
+    """The non-private statistic ``X = 2 Σ_i [log γ_i(alt) − log γ_i(null)]`` of a two-state table."""
+    arr = np.asarray(table, dtype=float)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ParameterError(f"table must have shape (n, 2): (null, alt) per agent (got {arr.shape})")
+    return float(2.0 * (arr[:, 1] - arr[:, 0]).sum())
 
 
 @dataclass(frozen=True)
@@ -101,6 +155,28 @@ class PrivateTest:
         lo = float(self.null.isf(self.alpha)) + draws.min() - 1.0  # P[X + N > lo] > α strictly
         hi = float(self.null.isf(self.alpha * 1e-3)) + draws.max()
         return float(brentq(lambda t: self.rejection_probability(self.null, draws, t) - self.alpha, lo, hi))
+
+    def operating_characteristics(self, noise: ArrayLike, alternative: Any = None) -> dict[str, float]:
+        """Size of the paper's rule, the noise-calibrated threshold, and (given the law of ``X`` under
+        an alternative) the power of both rules."""
+        calibrated = self.calibrated_threshold(noise)
+        out = {"size": self.rejection_probability(self.null, noise), "calibrated threshold": calibrated}
+        if alternative is not None:
+            out["power"] = self.rejection_probability(alternative, noise)
+            out["power, calibrated"] = self.rejection_probability(alternative, noise, calibrated)
+        return out
+
+    def summary(self, statistic: ArrayLike, noise: ArrayLike, *, claim_p: float) -> dict[str, float]:
+        """How the private runs' statistics ``S`` came out: the paper's rule's rejection rate, the median
+        paper and noise-aware p-values, and how often the paper's p-value is below ``claim_p``."""
+        s = np.asarray(statistic, dtype=float)
+        paper = self.pvalue_paper(s)
+        return {
+            "rejects (paper rule)": float(np.mean(s > self.threshold)),
+            "median p (paper)": float(np.median(paper)),
+            "P[p (paper) < claim]": float(np.mean(paper < claim_p)),
+            "median p (with noise)": float(np.median(self.pvalue(s, noise))),
+        }
 
     def pvalue_paper(self, statistic: ArrayLike) -> NDArray[np.float64]:
         """The paper's p-value ``1 − F_X(S + 1)``: the noise is ignored (spec §3.5)."""
