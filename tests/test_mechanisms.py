@@ -267,6 +267,13 @@ def test_rr_flip_probability_rejects_bad_epsilon(epsilon: float) -> None:
         mechanisms.rr_flip_probability(epsilon)
 
 
+def test_check_budget_accepts_zero_and_names_the_parameter() -> None:
+    np.testing.assert_array_equal(mechanisms.check_budget([0.0, 2.5]), [0.0, 2.5])
+    assert mechanisms.check_budget(1).shape == ()
+    with pytest.raises(ParameterError, match=r"eps \(privacy budget\) must be finite and ≥ 0"):
+        mechanisms.check_budget([0.5, -0.5], "eps (privacy budget)")
+
+
 @pytest.mark.parametrize("bits", [[0, 2], [0.5, 1.0], [-1, 0], ["0", "1"]])
 def test_randomized_response_rejects_non_binary_bits(bits: list[object]) -> None:
     with pytest.raises(ParameterError, match="bits"):

@@ -31,11 +31,10 @@ def test_individual_power_matches_neyman_pearson(p: float, expected: float) -> N
 
 
 def test_individual_power_when_level_exceeds_error() -> None:
-    # 1 − p < α: reject on s = 1 always, on s = 0 with probability (α − 1 + p)/p
-    p, alpha = 0.97, 0.05
-    size = (1 - p) + p * (alpha - 1 + p) / p
-    assert size == pytest.approx(alpha)
-    assert power.individual_power(p, alpha) == pytest.approx(p + (1 - p) * (alpha - 1 + p) / p)
+    # 1 − p = 0.03 < α: reject on s = 1 always, on s = 0 with probability 0.02/0.97, so
+    # β = 0.97 + 0.03 · 0.02/0.97 = 1883/1940 (worked by hand)
+    assert power.individual_power(0.97, 0.05) == pytest.approx(0.9706186, abs=1e-7)
+    assert power.individual_power(0.97, 0.05) == pytest.approx(1883 / 1940, abs=1e-15)
 
 
 @pytest.mark.parametrize("n", [1, 7, 25, 100])
@@ -45,6 +44,12 @@ def test_rr_power_equals_binomial_enumeration(n: int, p: float, eps: float) -> N
     assert power.rr_power(n, p, eps, 0.05) == pytest.approx(
         rr_power_by_enumeration(n, p, eps, 0.05), abs=1e-10
     )
+
+
+@pytest.mark.parametrize(("n", "expected"), [(100, (0.6117, 0.9755, 1.0)), (25, (0.2392, 0.5551, 0.8797))])
+def test_rr_power_matches_spec_headline_numbers(n: int, expected: tuple[float, ...]) -> None:
+    """Spec 003 §9 item 3: eq. (1) at p = 0.7 and ε = 0.5, 1, 2 (tol 1e−3)."""
+    np.testing.assert_allclose(power.rr_power(n, 0.7, [0.5, 1.0, 2.0], 0.05), expected, rtol=0, atol=1e-3)
 
 
 def test_rr_threshold_is_a_level_alpha_test() -> None:
@@ -71,13 +76,33 @@ def test_rr_critical_budget_grid_equals_published_heatmap() -> None:
 
 
 def test_rr_critical_budget_inf_is_the_crossing() -> None:
-    for n in reference.FIG1_N:
-        for p in reference.FIG1_P:
-            star = power.rr_critical_budget_inf(n, p, 0.05)
+    stars = power.rr_critical_budget_inf_grid(reference.FIG1_N, reference.FIG1_P, 0.05)
+    assert stars.shape == (len(reference.FIG1_N), len(reference.FIG1_P))
+    for i, n in enumerate(reference.FIG1_N):
+        for j, p in enumerate(reference.FIG1_P):
+            star = stars[i, j]
+            assert star == power.rr_critical_budget_inf(n, p, 0.05)
             target = power.individual_power(p, 0.05)
             assert power.rr_power(n, p, star, 0.05) >= target
             assert power.rr_power(n, p, star - 1e-8, 0.05) < target
-            assert star < 1.0  # the paper's claim
+    assert np.all(stars < reference.CLAIMED_MAX_CRITICAL_BUDGET)  # the paper's claim
+
+
+def test_rr_critical_budget_inf_matches_spec_fine_grid() -> None:
+    """Spec 003 §6 Fig 1, "fine-grid infimum version": the first crossing on a grid of step 0.001.
+
+    A first crossing on that grid is the infimum rounded *up* to the grid, so it lies in
+    ``[ε*, ε* + 0.001)``.
+    """
+    spec = [
+        [0.341, 0.423, 0.296, 0.422],
+        [0.170, 0.262, 0.205, 0.307],
+        [0.209, 0.149, 0.189, 0.231],
+        [0.144, 0.156, 0.154, 0.194],
+    ]
+    stars = power.rr_critical_budget_inf_grid(reference.FIG1_N, reference.FIG1_P, 0.05)
+    assert np.all(stars <= np.array(spec) + 1e-12)
+    assert np.all(np.array(spec) - stars < 1e-3)
 
 
 def test_rr_critical_budget_inf_unreachable_is_inf() -> None:
@@ -133,31 +158,88 @@ def test_std_error_matches_spread_over_seeds() -> None:
         spread = np.std([r[variant].power for r in runs], axis=0, ddof=1)
         reported = np.mean([r[variant].std_error for r in runs], axis=0)
         # the sample s.d. of 200 runs is within ±15% of the truth with probability > 0.99
-        np.testing.assert_allclose(reported, spread, rtol=0.2)
+        np.testing.assert_allclose(reported, spread, rtol=0.15)
 
 
 @pytest.mark.parametrize(
-    ("n", "eps", "reference_power"),
-    [(100, 0.5, 0.27), (100, 1.0, 0.64), (100, 2.0, 0.98), (25, 0.5, 0.13), (25, 1.0, 0.26), (25, 2.0, 0.57)],
+    ("n", "grid_index", "reference_power"),
+    [(100, 10, 0.27), (100, 20, 0.64), (100, 40, 0.98), (25, 10, 0.13), (25, 20, 0.26), (25, 40, 0.57)],
 )
-def test_as_published_power_matches_spec_references(n: int, eps: float, reference_power: float) -> None:
-    """Spec 003 §6 Fig 2 reference powers at p = 0.7 ([sim], ±0.02), averaged over 4 runs."""
-    runs = [power.laplace_power_mc(n, 0.7, [eps], 0.05, 5000, np.random.default_rng(s)) for s in range(4)]
+def test_as_published_power_matches_spec_references(n: int, grid_index: int, reference_power: float) -> None:
+    """Spec 003 §6 Fig 2 reference powers at p = 0.7 ([sim], ±0.02), as-published noise.
+
+    The spec labels them ε = 0.5, 1, 2, but they are read off the notebook's curves, which live on
+    its grid ``linspace(0, 5, 100)``: at its points 0.5051, 1.0101 and 2.0202 (indices 10, 20, 40).
+    The power rises steeply there (at n = 100 it is about 0.621 at ε = 1 but 0.628 at 1.0101), so
+    the comparison is made at the grid points. The spec's values are one notebook run each, whose own
+    Monte Carlo s.d. is up to about 0.016: its ±0.02 covers that. Our estimate averages 40 seeded runs
+    of the same procedure (s.e. ≤ 0.003), small beside ±0.02, which is therefore used as is.
+    """
+    eps = GRID[grid_index]
+    runs = [power.laplace_power_mc(n, 0.7, [eps], 0.05, 5000, np.random.default_rng(s)) for s in range(40)]
     estimate = np.mean([r["as_published"].power[0] for r in runs])
-    se = np.sqrt(np.mean([r["as_published"].std_error[0] ** 2 for r in runs]) / 4)
-    assert estimate == pytest.approx(reference_power, abs=0.02 + 3 * se)
+    assert estimate == pytest.approx(reference_power, abs=0.02)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_laplace_as_published_matches_paper_figure2(seed: int) -> None:
+    """Spec 003 §9 item 19: one run (5000 + 5000 draws) lands within ±0.15 of the printed heat map."""
     grid = power.laplace_power_grid(reference.FIG1_N, reference.FIG1_P, GRID, 0.05, 5000, seed=seed)
     table = power.critical_budget_table(GRID, grid["as_published"][0][0], reference.FIG1_P, 0.05)
-    published = np.array(reference.FIG2_LAPLACE_CRITICAL_BUDGET)
-    gap = np.abs(table - published)
-    gap[0, 0] = 0.0  # the flat-curve cell n = 25, p = 0.6
-    assert gap.max() <= reference.FIG2_TOLERANCE
+    assert reference.figure2_gap(table).max() <= reference.FIG2_TOLERANCE  # flat cell excluded
     paper = power.critical_budget_table(GRID, grid["paper"][0][0], reference.FIG1_P, 0.05)
-    assert np.all(table < 1.0) and np.all(paper < 1.0)
+    assert np.all(table < reference.CLAIMED_MAX_CRITICAL_BUDGET)
+    assert np.all(paper < reference.CLAIMED_MAX_CRITICAL_BUDGET)
+
+
+def _figure1_tables() -> tuple[np.ndarray, np.ndarray]:
+    rr = power.rr_power_grid(reference.FIG1_N, reference.FIG1_P, GRID, 0.05)
+    grid = power.critical_budget_table(GRID, rr, reference.FIG1_P, 0.05)
+    return grid, power.rr_critical_budget_inf_grid(reference.FIG1_N, reference.FIG1_P, 0.05)
+
+
+def _perturbed(table: np.ndarray, cell: tuple[int, int], value: float) -> np.ndarray:
+    out = np.array(table, dtype=float)
+    out[cell] = value
+    return out
+
+
+def test_figure1_checks_pass_on_the_exact_tables_and_fail_on_perturbed_ones() -> None:
+    grid, exact = _figure1_tables()
+    assert [passed for _, passed, _ in reference.figure1_checks(grid, exact)] == [True] * 4
+    perturbed = {
+        0: (_perturbed(grid, (1, 1), grid[1, 1] + GRID[1]), exact),  # one cell one grid step off
+        1: (_perturbed(grid, (0, 3), 1.2), exact),  # a grid ε* above 1
+        2: (grid, _perturbed(exact, (2, 2), 1.0)),  # an exact ε* of 1
+        3: (_perturbed(grid, (3, 0), grid[0, 0] + GRID[1]), exact),  # n = 100 above n = 25
+    }
+    for failing, tables in perturbed.items():
+        passed = [ok for _, ok, _ in reference.figure1_checks(*tables)]
+        assert not passed[failing], (failing, passed)
+
+
+def test_figure2_checks_pass_on_the_published_table_and_fail_on_perturbed_ones() -> None:
+    published = np.array(reference.FIG2_LAPLACE_CRITICAL_BUDGET)
+    paper = _perturbed(published, (1, 3), published[1, 3] - 0.2)  # off the printed heat map
+    flat = (
+        reference.FIG1_N.index(reference.FIG2_FLAT_CELL[0]),
+        reference.FIG1_P.index(reference.FIG2_FLAT_CELL[1]),
+    )
+    # the flat-curve cell is exempt from the ±0.15 comparison
+    assert [ok for _, ok, _ in reference.figure2_checks(paper, _perturbed(published, flat, 0.9))] == [
+        True
+    ] * 4 + [False]
+    assert [ok for _, ok, _ in reference.figure2_checks(paper, published)] == [True] * 5
+    perturbed = {
+        0: (paper, _perturbed(published, (2, 1), published[2, 1] + 0.17)),  # as-published off by 0.17
+        1: (published, published),  # the paper-faithful model fits too: no deviation needed
+        2: (_perturbed(paper, (0, 0), 1.0), published),  # a paper-faithful ε* of 1
+        3: (paper, _perturbed(published, (0, 3), 1.0)),  # an as-published ε* of 1
+        4: (paper, _perturbed(published, (3, 2), published[3, 3])),  # n = 100: p = 0.8 ties p = 0.9
+    }
+    for failing, tables in perturbed.items():
+        passed = [ok for _, ok, _ in reference.figure2_checks(*tables)]
+        assert not passed[failing], (failing, passed)
 
 
 def test_laplace_grid_cells_keep_their_draws_when_the_grid_changes() -> None:

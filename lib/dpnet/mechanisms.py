@@ -7,7 +7,7 @@ A mechanism ``M`` is ε-differentially private when, for every pair of neighbour
   ``f``; it is ε-DP (:func:`laplace_scale`, :func:`laplace_mechanism`, :func:`laplace_privacy_loss`).
 * Randomized response reports a bit flipped with probability ``p_ε = 1/(1+e^ε)``; the likelihood
   ratio of any report is at most ``(1−p_ε)/p_ε = e^ε`` (:func:`rr_flip_probability`,
-  :func:`randomized_response`).
+  :func:`randomized_response`). :func:`check_budget` validates budgets ``ε ≥ 0``.
 * :func:`audit_epsilon` turns samples of ``M(x)`` and ``M(y)`` into a high-confidence *lower*
   bound on the privacy loss, built on one-sided Clopper–Pearson bounds (:func:`clopper_pearson`).
   A mechanism whose audited ``ε_lower`` exceeds its claimed ε is, with the stated confidence, not
@@ -31,6 +31,7 @@ from dpnet.params import real
 __all__ = [
     "AuditResult",
     "audit_epsilon",
+    "check_budget",
     "clopper_pearson",
     "laplace_mechanism",
     "laplace_privacy_loss",
@@ -42,9 +43,19 @@ __all__ = [
 Event = Callable[[NDArray[np.generic]], NDArray[np.bool_]]
 
 
-def _check_positive(name: str, value: float) -> float:
-    """Validate a finite, strictly positive scalar parameter."""
-    return real(gt=0.0)(name, value)
+_POSITIVE = real(gt=0.0)  # a finite, strictly positive scalar
+
+
+def check_budget(epsilon: ArrayLike, name: str = "epsilon") -> NDArray[np.float64]:
+    """Validate privacy budget(s) ε, finite and ``≥ 0`` (ε = 0: the release carries no information).
+
+    Returns the budgets as a float array (0-d for a scalar); raises :class:`ParameterError` naming
+    ``name`` otherwise.
+    """
+    eps = np.asarray(epsilon, dtype=float)
+    if not np.all(np.isfinite(eps) & (eps >= 0)):
+        raise ParameterError(f"{name} must be finite and ≥ 0 (got {epsilon})")
+    return eps
 
 
 def _as_float_or_array(arr: NDArray[np.float64]) -> NDArray[np.float64] | float:
@@ -74,7 +85,7 @@ def laplace_scale(sensitivity: float, epsilon: float) -> float:
     float
         The scale ``b``.
     """
-    return _check_positive("sensitivity", sensitivity) / _check_positive("epsilon", epsilon)
+    return _POSITIVE("sensitivity", sensitivity) / _POSITIVE("epsilon", epsilon)
 
 
 def laplace_mechanism(
@@ -123,7 +134,7 @@ def laplace_privacy_loss(sensitivity: float, scale: float) -> float:
     scale
         Laplace scale ``b > 0``.
     """
-    return _check_positive("sensitivity", sensitivity) / _check_positive("scale", scale)
+    return _POSITIVE("sensitivity", sensitivity) / _POSITIVE("scale", scale)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -150,10 +161,7 @@ def rr_flip_probability(epsilon: ArrayLike) -> NDArray[np.float64] | float:
     float or numpy.ndarray
         ``p_ε``, a float for scalar input and an array of the same shape otherwise.
     """
-    eps = np.asarray(epsilon, dtype=float)
-    if not np.all(np.isfinite(eps) & (eps >= 0)):
-        raise ParameterError(f"epsilon must be finite and ≥ 0 (got {epsilon})")
-    return _as_float_or_array(np.asarray(special.expit(-eps), dtype=float))
+    return _as_float_or_array(np.asarray(special.expit(-check_budget(epsilon)), dtype=float))
 
 
 def randomized_response(bits: ArrayLike, epsilon: float, rng: np.random.Generator) -> NDArray[np.int64]:

@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 __all__ = [
     "belief_bars",
     "critical_budget_heatmap",
+    "dilemma_figure",
     "error_rate_axes",
     "fixed_ticks",
     "forest_plot",
@@ -113,6 +114,53 @@ def critical_budget_heatmap(
     ax.grid(False)
     ax.set_title(title)
     ax.figure.colorbar(image, ax=ax, label=r"$\varepsilon^*$")
+
+
+def dilemma_figure(
+    eps: ArrayLike,
+    power: ArrayLike,
+    beta_ind: Sequence[float],
+    critical_budget: ArrayLike,
+    n_values: Sequence[int],
+    p_values: Sequence[float],
+    *,
+    n_panel: int,
+    p_panel: float,
+    errors: ArrayLike | None = None,
+    steps: bool = False,
+    heatmap_title: str = "",
+    title: str = "",
+) -> Figure:
+    """The three panels of paper 003's Figures 1 and 2 for one mechanism.
+
+    Left: power against ε for every ``n`` at ``p = p_panel``; middle: for every ``p`` at
+    ``n = n_panel`` (:func:`power_curves`, each with its ``β_IND`` dashed); right: the heat map of
+    ``critical_budget`` (:func:`critical_budget_heatmap`). ``power`` and ``errors`` (standard errors,
+    optional) have shape ``(len(n_values), len(p_values), len(eps))``, ``beta_ind`` one value per
+    ``p`` and ``critical_budget`` shape ``(len(n_values), len(p_values))``.
+    """
+    n_list, p_list = list(n_values), list(p_values)
+    i, j = n_list.index(n_panel), p_list.index(p_panel)
+    pw = np.asarray(power, dtype=float)
+    se = None if errors is None else np.asarray(errors, dtype=float)
+    fig, ax = panel_row(3)
+    over_n = {f"n = {n}": k for k, n in enumerate(n_list)}
+    power_curves(
+        ax[0], eps, {label: pw[k, j] for label, k in over_n.items()},
+        {label: beta_ind[j] for label in over_n},
+        errors=None if se is None else {label: se[k, j] for label, k in over_n.items()},
+        title=f"p = {p_panel:g}", steps=steps,
+    )  # fmt: skip
+    over_p = {f"p = {p:g}": k for k, p in enumerate(p_list)}
+    power_curves(
+        ax[1], eps, {label: pw[i, k] for label, k in over_p.items()},
+        {label: beta_ind[k] for label, k in over_p.items()},
+        errors=None if se is None else {label: se[i, k] for label, k in over_p.items()},
+        title=f"n = {n_panel}", steps=steps,
+    )  # fmt: skip
+    critical_budget_heatmap(ax[2], critical_budget, n_list, p_list, title=heatmap_title)
+    fig.suptitle(title)
+    return fig
 
 
 def _plain(value: float, _pos: Any = None) -> str:

@@ -11,27 +11,27 @@ agent's log-likelihood ratio (Monte Carlo power, :func:`laplace_power_mc`). The 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
 from dpnet.errors import ParameterError
-from dpnet.mechanisms import rr_flip_probability
+from dpnet.mechanisms import check_budget, rr_flip_probability
 from dpnet.params import integer, real
 
 __all__ = [
+    "BISECTION_TOL",
     "LaplacePower",
     "LaplaceVariant",
-    "check_level",
-    "check_signal_accuracy",
     "critical_budget_argmin",
     "critical_budget_table",
     "individual_power",
     "laplace_power_grid",
     "laplace_power_mc",
     "rr_critical_budget_inf",
+    "rr_critical_budget_inf_grid",
     "rr_power",
     "rr_power_grid",
     "rr_threshold",
@@ -39,28 +39,18 @@ __all__ = [
 
 LaplaceVariant = Literal["paper", "as_published"]
 
-
-def check_signal_accuracy(p: float) -> float:
-    """Validate the signal accuracy ``p ∈ (1/2, 1)``."""
-    return real(gt=0.5, lt=1.0)("p (signal accuracy)", p)
+#: Default width of the final bracket of the bisection in :func:`rr_critical_budget_inf`.
+BISECTION_TOL: Final = 1e-10
 
 
-def check_level(alpha: float) -> float:
-    """Validate the test level ``α ∈ (0, 1)``."""
-    return real(gt=0.0, lt=1.0)("alpha (test level)", alpha)
+def _check_p_alpha(p: float, alpha: float) -> tuple[float, float]:
+    """Validate the signal accuracy ``p ∈ (1/2, 1)`` and the test level ``α ∈ (0, 1)``."""
+    return real(gt=0.5, lt=1.0)("p (signal accuracy)", p), real(gt=0.0, lt=1.0)("alpha (test level)", alpha)
 
 
-def _check_agents(n: int) -> int:
-    return integer(ge=1)("n (number of agents)", n)
-
-
-def _check_eps(eps: ArrayLike) -> NDArray[np.float64]:
-    arr = np.asarray(eps, dtype=float)
-    if np.any(~np.isfinite(arr)) or np.any(arr < 0):
-        raise ParameterError(
-            "eps (privacy budget) must be finite and ≥ 0 (ε = 0 is the no-information limit)"
-        )
-    return arr
+def _check_setting(n: int, p: float, alpha: float) -> tuple[int, float, float]:
+    """Validate ``n ≥ 1`` agents, the signal accuracy and the level."""
+    return integer(ge=1)("n (number of agents)", n), *_check_p_alpha(p, alpha)
 
 
 def individual_power(p: float, alpha: float) -> float:
@@ -73,17 +63,23 @@ def individual_power(p: float, alpha: float) -> float:
     * ``1−p ≤ α``: always reject on ``s = 1`` and on ``s = 0`` with probability
       ``(α−(1−p))/p``, so ``β = p + (1−p)(α−1+p)/p``.
     """
-    p = check_signal_accuracy(p)
-    alpha = check_level(alpha)
+    p, alpha = _check_p_alpha(p, alpha)
     if 1.0 - p > alpha:
         return p * alpha / (1.0 - p)
     return p + (1.0 - p) * (alpha - 1.0 + p) / p
 
 
-def _rr_null_probability(p: float, eps: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Probability ``p'`` that a privatised report is 1 under H0."""
+def _rr_test(
+    n: int, p: float, eps: ArrayLike, alpha: float
+) -> tuple[int, NDArray[np.float64], NDArray[np.float64]]:
+    """Validated ``n``, the probability ``p'`` that a privatised report is 1 under H0, and ``τ_RR``.
+
+    ``p' = p·p_ε + (1−p)(1−p_ε)``; :func:`~dpnet.mechanisms.rr_flip_probability` validates ε.
+    """
+    n, p, alpha = _check_setting(n, p, alpha)
     flip = rr_flip_probability(eps)
-    return p * flip + (1.0 - p) * (1.0 - flip)
+    null = p * flip + (1.0 - p) * (1.0 - flip)
+    return n, null, stats.binom.isf(alpha, n, null)
 
 
 def rr_threshold(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float64]:
@@ -91,8 +87,7 @@ def rr_threshold(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.f
 
     ``τ = min{k : P[Bin(n, p') > k] ≤ α}`` (``scipy.stats.binom.isf``).
     """
-    n, p, alpha = _check_agents(n), check_signal_accuracy(p), check_level(alpha)
-    return stats.binom.isf(alpha, n, _rr_null_probability(p, _check_eps(eps)))
+    return _rr_test(n, p, eps, alpha)[2]
 
 
 def rr_power(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float64]:
@@ -100,15 +95,13 @@ def rr_power(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float
 
     Each agent reports its bit flipped with probability ``p_ε = 1/(1+e^ε)``; the count of ones is
     ``Bin(n, p')`` under H0 and ``Bin(n, 1−p')`` under H1, so
-    ``β_RR(ε) = P[Bin(n, 1−p') > τ_RR(ε)]`` (non-randomised boundary, as in the paper).
+    ``β_RR(ε) = P[Bin(n, 1−p') > τ_RR(ε)]`` (non-randomised boundary, as in the paper; ``τ_RR`` as
+    in :func:`rr_threshold`).
 
     The power is non-decreasing in ε: as ε grows ``p'`` falls, so ``τ_RR`` can only fall and
     ``1−p'`` can only rise. It is right-continuous, jumping up where ``τ_RR`` drops.
     """
-    n, p, alpha = _check_agents(n), check_signal_accuracy(p), check_level(alpha)
-    eps_arr = _check_eps(eps)
-    null = _rr_null_probability(p, eps_arr)
-    tau = stats.binom.isf(alpha, n, null)
+    n, null, tau = _rr_test(n, p, eps, alpha)
     return stats.binom.sf(tau, n, 1.0 - null)
 
 
@@ -129,7 +122,7 @@ def critical_budget_argmin(eps_grid: ArrayLike, power: ArrayLike, beta_ind: floa
 
 
 def rr_critical_budget_inf(
-    n: int, p: float, alpha: float, *, eps_max: float = 50.0, tol: float = 1e-10
+    n: int, p: float, alpha: float, *, eps_max: float = 50.0, tol: float = BISECTION_TOL
 ) -> float:
     """Exact ε*_RR = inf{ε > 0 : β_RR(ε) ≥ β_IND}, paper eq. (2).
 
@@ -154,6 +147,27 @@ def rr_critical_budget_inf(
         else:
             lo = mid
     return hi
+
+
+def rr_critical_budget_inf_grid(
+    n_values: ArrayLike,
+    p_values: ArrayLike,
+    alpha: float,
+    *,
+    eps_max: float = 50.0,
+    tol: float = BISECTION_TOL,
+) -> NDArray[np.float64]:
+    """Exact ε*_RR (:func:`rr_critical_budget_inf`) for every (n, p) cell.
+
+    Returns an array of shape ``(len(n_values), len(p_values))``, like :func:`rr_power_grid` without
+    its ε axis.
+    """
+    return np.array(
+        [
+            [rr_critical_budget_inf(n, p, alpha, eps_max=eps_max, tol=tol) for p in np.atleast_1d(p_values)]
+            for n in np.atleast_1d(n_values)
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -225,8 +239,8 @@ def laplace_power_mc(
     between the models (the as-published noise is the paper's plus an independent sum), so the two
     models are compared on paired draws.
     """
-    n, p, alpha = _check_agents(n), check_signal_accuracy(p), check_level(alpha)
-    eps_arr = _check_eps(eps)
+    n, p, alpha = _check_setting(n, p, alpha)
+    eps_arr = check_budget(eps, "eps (privacy budget)")
     if eps_arr.ndim != 1:
         raise ParameterError("eps must be a 1-D grid of privacy budgets")
     samples = integer(ge=2)("samples (Monte Carlo draws per hypothesis)", samples)

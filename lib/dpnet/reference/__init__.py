@@ -81,6 +81,7 @@ from dpnet.reference.dilemma import (
     figure2_checks,
     figure2_gap,
     is_figure1_setting,
+    is_figure2_setting,
 )
 
 __all__ = [
@@ -143,6 +144,7 @@ __all__ = [
     "figure3_checks",
     "figure4_checks",
     "is_figure1_setting",
+    "is_figure2_setting",
     "is_table1_setting",
     "lambda_gap_checks",
     "success_checks",
