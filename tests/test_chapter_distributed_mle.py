@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import math
+import dataclasses
 
+import numpy as np
 import pytest
 
 from dpnet import book, networks, reference
@@ -40,60 +41,63 @@ def test_bad_parameters_name_the_parameter(name: str, value: object, message: st
         resolve("distributed-mle", {**defaults(), name: value})
 
 
-def table1_inputs() -> tuple:
-    actg = reference.ACTG_SETTING
-    prob = inf.ProblemConstants(
-        n=actg["n"], n_states=actg["n_states"], n_mle=actg["n_mle"], gamma=actg["gamma"], gap=actg["gap"]
+def test_table_checks_pass_on_the_library_values() -> None:
+    inputs = reference.table_inputs()
+    table1, table2 = reference.table1_checks(inputs), reference.table2_checks(inputs)
+    assert len(table1) == 3 and all(passed for _, passed, _ in table1), table1
+    assert len(table2) == 6 and all(passed for _, passed, _ in table2), table2
+    # the pilot's K come from the rounds (K_AM, K_GM rounded up), not from the reference values
+    assert [inputs.pilot[k][0] for k in ("am", "gm")] == [inputs.rounds_ceil["am"], inputs.rounds_ceil["gm"]]
+
+
+@pytest.mark.parametrize(
+    ("change", "table", "failing"),
+    [
+        ({"code_rounds": {0.05: 8, 0.025: 9, 0.1: 7}}, 1, 0),
+        ({"actg_k_t": (8, 22)}, 1, 1),
+        ({"actg_noise": (22.18, 22.18)}, 1, 2),
+        ({"rounds_ceil": {"am": 6, "gm": 4, "unknown": 13, "thres_1": 8, "thres_2": 7}}, 2, 1),
+        ({"spectral": {**reference.SPECTRAL_N5, "complete": (0.25, 0.376)}}, 2, 2),
+        ({"boundaries": {5: (0.2764, 0.7236), 10: (0.112702, 0.887298), 20: (0.052786, 0.947214)}}, 2, 3),
+        ({"sensitivity": 16.9460}, 2, 4),
+        ({"pilot": {"am": (6, 23), "gm": (5, 26)}}, 2, 5),
+    ],
+)
+def test_table_checks_catch_a_wrong_value(change: dict, table: int, failing: int) -> None:
+    wrong = dataclasses.replace(reference.table_inputs(), **change)
+    checks = reference.table1_checks(wrong) if table == 1 else reference.table2_checks(wrong)
+    assert [passed for _, passed, _ in checks] == [i != failing for i in range(len(checks))]
+
+
+def test_table2_rounds_check_catches_the_fourth_decimal() -> None:
+    inputs = reference.table_inputs()
+    off = dataclasses.replace(inputs, rounds={**inputs.rounds, "unknown": 12.2836})
+    assert [passed for _, passed, _ in reference.table2_checks(off)] == [False] + [True] * 5
+
+
+def chapter_instance() -> tuple[inf.ProblemConstants, float, float]:
+    """An instance of the default chapter's kind (its |Θ|, n, graph and signals; a draw of its own)."""
+    P = resolve("distributed-mle", defaults())
+    thetas = np.linspace(0.2, 0.8, P["n_states"])
+    rng = np.random.default_rng(P["seed"])
+    successes = rng.binomial(P["n_signals"], np.linspace(0.3, 0.9, P["n_agents"]))
+    loglik = inf.bernoulli_loglik(successes, P["n_signals"], thetas)
+    a_star = networks.spectral_constants(networks.make_graph(P["graph"], P["n_agents"])).a_star
+    return inf.problem_constants(loglik), a_star, float(inf.bernoulli_sensitivity(thetas, 1))
+
+
+def test_eps_slope_check_passes_on_the_chapter_slope_and_fails_off_it() -> None:
+    prob, a_star, delta = chapter_instance()
+    slope = inf.iterations_eps_slope(
+        prob, a_star=a_star, delta=delta, alpha=0.05, beta=0.95, rho=reference.ACTG_SETTING["rho"]
     )
-    code = inf.schedule_authors_code(
-        prob, a_star=actg["a_star"], delta=actg["delta"], eps=actg["eps"], alpha=actg["alpha"],
-        beta=actg["beta"], rho=actg["rho"],
-    )  # fmt: skip
-    noise = tuple(
-        float(inf.noise_scale(actg["delta"], actg["n_states"], actg["eps"], code.K, convention=c))
-        for c in ("paper", "authors_code")
-    )
-    code_K = {
-        eta: inf.rounds_authors_code(reference.CODE_ROUNDS_STATES, eta) for eta in reference.CODE_ROUNDS
-    }
-    k5 = networks.spectral_constants(networks.make_graph("complete", 5))
-    slope = (1 / math.log(1 / k5.a_star), 1 / math.log(1 / k5.a_star))
-    return code_K, (code.K, code.T), noise, (k5.b_star, k5.a_star), slope
-
-
-def test_table1_checks_pass_on_library_values_and_catch_a_wrong_one() -> None:
-    inputs = table1_inputs()
-    checks = reference.table1_checks(*inputs)
-    assert len(checks) == 5 and all(passed for _, passed, _ in checks), checks
-    code_K, k_t, noise, constants, slope = inputs
-    wrong = reference.table1_checks(code_K, (k_t[0], k_t[1] + 1), (noise[0], noise[0]), constants, slope)
-    assert [passed for _, passed, _ in wrong] == [True, False, False, True, True]
-
-
-def test_table2_checks_pass_on_library_values() -> None:
-    k1, k2 = inf.rounds_thres(3, 1, 0.05, 0.95, 0.5, 0.5)
-    rounds = {"am": inf.rounds_am(3, 1, 0.95), "gm": inf.rounds_gm(3, 1, 0.05),
-              "unknown": inf.rounds_unknown_mle(3, 0.05, 0.95), "thres_1": k1, "thres_2": k2}  # fmt: skip
-    spectral = {}
-    for kind in reference.SPECTRAL_N5:
-        c = networks.spectral_constants(networks.make_graph(kind, 5))  # type: ignore[arg-type]
-        spectral[kind] = (c.b_star, c.a_star)
-    delta = inf.bernoulli_sensitivity([0.3, 0.5, 0.7], 20)
-    pilot = reference.SPEC000_PILOT
-    pilot_KT = {}
-    for name, K, constant in (("am", 6, inf.mixing_constant_am), ("gm", 4, inf.mixing_constant_gm)):
-        V = inf.noise_std_sum(inf.noise_scale(delta, 3, pilot["eps"], K), 5)
-        target = {"beta": 0.95} if name == "am" else {"alpha": 0.05}
-        c = constant(n_states=3, n=5, K=K, gamma=pilot["gamma"], V=V, **target)
-        T = inf.iterations_bound(c, pilot["rho"], n=5, gap=pilot["gap"], a_star=spectral["cycle"][1])
-        pilot_KT[name] = (K, inf.to_int_ceil(T))
-    checks = reference.table2_checks(
-        rounds, {k: inf.to_int_ceil(v) for k, v in rounds.items()}, spectral,
-        {m: inf.exact_recovery_boundaries(m) for m in reference.SPEC000_BOUNDARIES}, delta, pilot_KT,
-    )  # fmt: skip
-    assert len(checks) == 6 and all(passed for _, passed, _ in checks), checks
-    off = reference.table2_checks(
-        {**rounds, "unknown": 12.2836}, {k: inf.to_int_ceil(v) for k, v in rounds.items()}, spectral,
-        {m: inf.exact_recovery_boundaries(m) for m in reference.SPEC000_BOUNDARIES}, delta, pilot_KT,
-    )  # fmt: skip
-    assert not off[0][1]
+    inputs = reference.table_inputs()
+    checks = reference.table1_checks(inputs, slope)
+    assert len(checks) == 4 and checks[-1][1], checks[-1]
+    # a slope off by twice the derived tolerance, or measured outside the mixing regime, fails
+    off = dataclasses.replace(slope, measured=slope.predicted * (1 - 2 * slope.tolerance))
+    assert not reference.table1_checks(inputs, off)[-1][1]
+    assert not reference.table1_checks(inputs, dataclasses.replace(slope, mixing_limited=False))[-1][1]
+    # with the optimal ϱ* the chapter's prose compares against 1/log(2/a*)
+    optimal = inf.iterations_eps_slope(prob, a_star=a_star, delta=delta, alpha=0.05, beta=0.95)
+    assert abs(optimal.measured / optimal.predicted - 1) <= optimal.tolerance

@@ -139,6 +139,14 @@ def test_make_graph_kinds(kind: str, n: int, edges: int) -> None:
     assert sorted(G.nodes) == list(range(n))
 
 
+@pytest.mark.parametrize("kind", networks.GRAPH_KINDS)
+def test_every_listed_graph_kind_is_built(kind: str) -> None:
+    # GRAPH_KINDS is read off GraphKind: each listed kind must have a branch in make_graph
+    extra = {"p": 0.5, "rng": np.random.default_rng(0)} if kind == "erdos_renyi" else {}
+    G = networks.make_graph(kind, 6, **extra)  # type: ignore[arg-type]
+    assert G.number_of_nodes() == 6 and nx.is_connected(G)
+
+
 def test_erdos_renyi_is_connected_and_seeded() -> None:
     a = networks.make_graph("erdos_renyi", 30, p=0.12, rng=np.random.default_rng(4))
     b = networks.make_graph("erdos_renyi", 30, p=0.12, rng=np.random.default_rng(4))

@@ -64,3 +64,14 @@ def test_booleans_are_not_numbers() -> None:
         integer(ge=0)("K", True)
     with pytest.raises(ParameterError, match="eps must be a real number"):
         real(gt=0)("eps", True)
+
+
+def test_graph_choices_are_the_network_kinds() -> None:
+    from dpnet.networks import GRAPH_KINDS
+    from dpnet.params import SCHEMAS
+
+    check = SCHEMAS["distributed-mle"].params["graph"].check
+    assert [kind for kind in GRAPH_KINDS if check.convert(kind) == kind] == list(GRAPH_KINDS)
+    assert check.describe == "one of " + ", ".join(repr(kind) for kind in GRAPH_KINDS)
+    with pytest.raises(ParameterError, match="graph must be one of 'complete'"):
+        check("graph", "torus")

@@ -41,6 +41,20 @@ def test_metrics_written_at_top_level_with_parameters(results: Results, tmp_path
         results.metric("parameters", 1)
 
 
+def test_glue_passes_numpy_scalars_as_python_numbers(
+    results: Results, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import myst_nb
+
+    glued = {}
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: glued.update({name: value}))
+    results.glue("rate", np.float64(0.25))
+    results.glue("count", np.int64(7))
+    assert glued == {"rate": 0.25, "count": 7}
+    assert type(glued["rate"]) is float and type(glued["count"]) is int
+    assert f"{glued['rate']:.2f}" == "0.25"  # what {glue:text}`rate:.2f` needs
+
+
 def test_figures_and_tables(results: Results, tmp_path: Path) -> None:
     fig, ax = plt.subplots()
     ax.plot([0, 1])
@@ -65,9 +79,7 @@ def test_report_status_from_checks_and_deviations(results: Results, tmp_path: Pa
 
     def status() -> str:
         table = report.status_table(tmp_path)
-        return table.loc[
-            table["chapter"].eq(item.chapter) & table["item"].eq(item.name), "status"
-        ].item()
+        return table.loc[table["chapter"].eq(item.chapter) & table["item"].eq(item.name), "status"].item()
 
     assert status() == "reproduced"
     results.deviation(item.key, "noise", "why")

@@ -31,7 +31,7 @@ All randomness comes from an explicit :class:`numpy.random.Generator` argument `
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import networkx as nx
 import numpy as np
@@ -52,7 +52,8 @@ __all__ = [
 ]
 
 GraphKind = Literal["complete", "cycle", "star", "path", "erdos_renyi"]
-GRAPH_KINDS: tuple[str, ...] = ("complete", "cycle", "star", "path", "erdos_renyi")
+#: The graph families of :func:`make_graph`, in the order of :data:`GraphKind`.
+GRAPH_KINDS: tuple[str, ...] = get_args(GraphKind)
 
 _ATOL = 1e-10
 

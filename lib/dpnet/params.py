@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from dpnet.errors import ParameterError
+from dpnet.networks import GRAPH_KINDS
 
 __all__ = [
     "SCHEMAS",
@@ -226,7 +227,7 @@ SCHEMAS: dict[str, Schema] = {
         {
             **_COMMON,
             "n_agents": Param(integer(ge=3, le=50), "number of agents n (a cycle needs n ≥ 3)"),
-            "graph": Param(choice("complete", "cycle", "star", "path", "erdos_renyi"), "communication graph"),
+            "graph": Param(choice(*GRAPH_KINDS), "communication graph"),
             "edge_prob": Param(real(gt=0.0, le=1.0), "edge probability of the Erdős–Rényi graph"),
             "n_states": Param(integer(ge=2, le=12), "number of states |Θ|"),
             "n_signals": Param(integer(ge=1, le=100_000), "Bernoulli signals held by each agent"),
@@ -257,7 +258,8 @@ SCHEMAS: dict[str, Schema] = {
             "alpha": Param(real(gt=0.0, lt=0.5), "level α of the tests; α = 1 − β of the private MLE runs"),
             "likelihood": Param(
                 choice("paper", "as_published"),
-                "likelihood and noise convention of the main results: the paper's or the authors' code's",
+                "likelihood and noise of the headline success rates and the cancer-cohort runs: the paper's "
+                "or the authors' code's (Fig 14.1 shows both; the §4.2 tests use the paper's)",
             ),
             "replications": Param(
                 integer(ge=20), "Monte Carlo replications per success rate", quick=200, full=1000

@@ -103,9 +103,15 @@ class Results:
         return value
 
     def glue(self, name: str, value: Any) -> Any:
-        """Make a scalar available to the prose (``{glue:text}`name``) and record it as a metric."""
+        """Make a scalar available to the prose (``{glue:text}`name``) and record it as a metric.
+
+        NumPy scalars are glued as the Python numbers they hold: their repr (``np.float64(0.5)``) is not
+        a number that ``{glue:text}`name:.2f``` can format.
+        """
         from myst_nb import glue
 
+        if isinstance(value, np.generic):
+            value = value.item()
         glue(name, value, display=False)
         return self.metric(name, value)
 

@@ -63,11 +63,15 @@ comes from an explicit :class:`numpy.random.Generator` argument ``rng``.
 - :mod:`~dpnet.inference.aggregation` — AM/GM aggregates, round counts, estimated sets;
 - :mod:`~dpnet.inference.trajectories` — beliefs at every iteration ``t = 0..T`` (plots, test reference);
 - :mod:`~dpnet.inference.simulation` — Monte Carlo runs of the private MLE (Algs 1–2);
-- :mod:`~dpnet.inference.rounds` — rounds ``K``, exact-recovery condition, rounding up;
+- :mod:`~dpnet.inference.rounds` — rounds ``K``, win probabilities ``p₁``, ``p₂``, exact-recovery condition,
+  rounding up;
 - :mod:`~dpnet.inference.iterations` — iterations ``T``, mixing constants, optimal ``ϱ``;
-- :mod:`~dpnet.inference.schedules` — ``K``, ``T``, noise and thresholds of Thms 4.1–4.5, Cor 4.4;
-- :mod:`~dpnet.inference.hypothesis_testing` — GM test statistic, GLRT thresholds, lower bounds on ``K·T``;
-- :mod:`~dpnet.inference.rates` — error rates, recovery rates, total variation, the error-rate sweep task.
+- :mod:`~dpnet.inference.schedules` — ``K``, ``T``, noise and thresholds of Thms 4.1–4.5, Cor 4.4, and
+  the growth of ``T`` as ``ε → 0`` (Table 1);
+- :mod:`~dpnet.inference.hypothesis_testing` — GM test statistic, centralised GLRT threshold, lower bounds
+  on ``K·T``;
+- :mod:`~dpnet.inference.rates` — error rates and whether one exceeds its target, recovery rates,
+  total variation, the error-rate sweep task;
 
 Every public name is re-exported here: ``from dpnet import inference as inf; inf.schedule_thm42(...)``.
 """
@@ -76,6 +80,7 @@ from __future__ import annotations
 
 from dpnet.inference.aggregation import (
     am_beliefs,
+    frequency_thresholds,
     gm_log_beliefs,
     round_counts,
     select_am,
@@ -91,10 +96,9 @@ from dpnet.inference.dynamics import (
     scaled_log_ratios,
 )
 from dpnet.inference.hypothesis_testing import (
-    glrt_pvalue_authors_code,
     glrt_threshold_centralised,
-    glrt_threshold_distributed,
     gm_test_statistic,
+    kl_bound_rr,
     kt_lower_bound,
     kt_lower_bound_rr,
 )
@@ -130,6 +134,7 @@ from dpnet.inference.rates import (
     ErrorRates,
     ErrorRateTask,
     error_rate_task,
+    exceeds_target,
     recovery_rates,
     total_variation,
     type_errors,
@@ -143,10 +148,13 @@ from dpnet.inference.rounds import (
     rounds_thres,
     rounds_unknown_mle,
     to_int_ceil,
+    win_probabilities,
 )
 from dpnet.inference.schedules import (
     AMGMSchedule,
+    EpsSlope,
     ThresholdSchedule,
+    iterations_eps_slope,
     schedule_authors_code,
     schedule_cor44,
     schedule_thm41,
@@ -161,6 +169,7 @@ __all__ = [
     "LOG_BELIEF_FLOOR",
     "AMGMSchedule",
     "Convention",
+    "EpsSlope",
     "ErrorRateTask",
     "ErrorRates",
     "PrivateMLEResult",
@@ -176,15 +185,17 @@ __all__ = [
     "error_rate_task",
     "exact_recovery_boundaries",
     "exact_recovery_feasible",
+    "exceeds_target",
+    "frequency_thresholds",
     "gap_loglik",
-    "glrt_pvalue_authors_code",
     "glrt_threshold_centralised",
-    "glrt_threshold_distributed",
     "gm_log_beliefs",
     "gm_test_statistic",
     "iterate_log_beliefs",
     "iterations_authors_code",
     "iterations_bound",
+    "iterations_eps_slope",
+    "kl_bound_rr",
     "kt_lower_bound",
     "kt_lower_bound_rr",
     "laplace_noise",
@@ -225,4 +236,5 @@ __all__ = [
     "to_int_ceil",
     "total_variation",
     "type_errors",
+    "win_probabilities",
 ]

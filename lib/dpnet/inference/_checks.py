@@ -60,6 +60,14 @@ def _check_int(name: str, value: int, minimum: int) -> int:
     return integer(ge=minimum)(name, value)
 
 
+def _check_a_star(a_star: float) -> float:
+    """``a* = SLEM((A+I)/2) ∈ [0, 1)``; ``a* = 1`` would mean a disconnected graph."""
+    value = float(a_star)
+    if not 0.0 <= value < 1.0:
+        raise ParameterError(f"a_star must lie in [0, 1) (got {a_star}); a* = 1 means a disconnected graph")
+    return value
+
+
 def _check_T(T: int | None) -> int | None:
     return None if T is None else _check_int("T (iterations)", T, 0)
 

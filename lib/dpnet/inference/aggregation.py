@@ -7,7 +7,6 @@ two-threshold sets ``Θ̂¹``, ``Θ̂²``.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -19,6 +18,7 @@ from dpnet.inference.problem import belief_threshold, log_belief_level
 
 __all__ = [
     "am_beliefs",
+    "frequency_thresholds",
     "gm_log_beliefs",
     "round_counts",
     "select_am",
@@ -27,24 +27,27 @@ __all__ = [
 ]
 
 
-def am_beliefs(scaled: ArrayLike, T: int | None) -> NDArray[np.float64]:
-    r"""AM aggregate (Alg 1): ``ν^AM_{i,T}(θ) = (1/K) Σ_k ν_{i,k,T}(θ)``, shape ``(..., n, |Θ|)``."""
+def _round_log_beliefs(
+    arr: NDArray[np.float64], T: int | None, log_beliefs: ArrayLike | None
+) -> NDArray[np.float64]:
+    """``log ν_{i,k,T}``: computed from ``arr``, or the caller's precomputed values (shape checked)."""
+    if log_beliefs is None:
+        return round_log_beliefs(arr, T)
+    out = np.asarray(log_beliefs, dtype=float)
+    if out.shape != arr.shape:
+        raise ParameterError(f"log_beliefs must have the shape of scaled {arr.shape} (got {out.shape})")
+    return out
+
+
+def am_beliefs(
+    scaled: ArrayLike, T: int | None, *, log_beliefs: ArrayLike | None = None
+) -> NDArray[np.float64]:
+    r"""AM aggregate (Alg 1): ``ν^AM_{i,T}(θ) = (1/K) Σ_k ν_{i,k,T}(θ)``, shape ``(..., n, |Θ|)``.
+
+    ``log_beliefs``: the rounds' log-beliefs :func:`round_log_beliefs` ``(scaled, T)`` if already computed.
+    """
     arr = _check_rounds(scaled)
-    return _exp(round_log_beliefs(arr, T)).mean(axis=-3)
-
-
-def _counts(scaled: NDArray[np.float64], log_beliefs: NDArray[np.float64] | None, tau_hat: float) -> Any:
-    """Alg 2 frequencies from the scaled log-ratios (``τ̂ = 0``) or the round log-beliefs (``τ̂ > 0``)."""
-    tau_hat = float(tau_hat)
-    if not 0.0 <= tau_hat < 1.0:
-        raise ParameterError(f"tau_hat (belief threshold) must lie in [0, 1) (got {tau_hat})")
-    if tau_hat == 0.0:
-        won = scaled == scaled.max(axis=-1, keepdims=True)
-    elif log_beliefs is None:
-        raise ParameterError("log-beliefs are needed for tau_hat > 0")
-    else:
-        won = log_beliefs > math.log(tau_hat)
-    return won.mean(axis=-3)
+    return _exp(_round_log_beliefs(arr, T, log_beliefs)).mean(axis=-3)
 
 
 def gm_log_beliefs(scaled: ArrayLike, T: int | None) -> NDArray[np.float64]:
@@ -60,16 +63,24 @@ def gm_log_beliefs(scaled: ArrayLike, T: int | None) -> NDArray[np.float64]:
     return log_softmax_scaled(arr.mean(axis=-3), _check_T(T))
 
 
-def round_counts(scaled: ArrayLike, T: int | None, tau_hat: float) -> NDArray[np.float64]:
+def round_counts(
+    scaled: ArrayLike, T: int | None, tau_hat: float, *, log_beliefs: ArrayLike | None = None
+) -> NDArray[np.float64]:
     r"""Frequency ``N_{i,T}(θ) = (1/K) Σ_k 1{ν_{i,k,T}(θ) > τ̂}`` (Alg 2, eq. 15), shape ``(..., n, |Θ|)``.
 
     ``τ̂ ∈ (0, 1)`` compares in log space. ``τ̂ = 0`` means "won the round" (``θ`` maximises the round's
     belief; ties count for all tied states): the paper's ``τ̂ = 0`` captions and the ``ϱ → ∞`` limit
-    of Thm 4.3 (spec §3.4).
+    of Thm 4.3 (spec §3.4). ``log_beliefs``: as in :func:`am_beliefs` (not used when ``τ̂ = 0``).
     """
     arr = _check_rounds(scaled)
-    log_beliefs = None if float(tau_hat) == 0.0 else round_log_beliefs(arr, T)
-    return _counts(arr, log_beliefs, tau_hat)
+    tau_hat = float(tau_hat)
+    if not 0.0 <= tau_hat < 1.0:
+        raise ParameterError(f"tau_hat (belief threshold) must lie in [0, 1) (got {tau_hat})")
+    if tau_hat == 0.0:
+        won = arr == arr.max(axis=-1, keepdims=True)
+    else:
+        won = _round_log_beliefs(arr, T, log_beliefs) > math.log(tau_hat)
+    return won.mean(axis=-3)
 
 
 def _select_log_tau(tau: float | None, rho: float | None, which: str) -> float:
@@ -112,22 +123,31 @@ def select_gm(gm_log: ArrayLike, tau: float | None = None, *, rho: float | None 
     return np.asarray(gm_log, dtype=float) >= _select_log_tau(tau, rho, "GM")
 
 
-def threshold_sets(
-    counts_1: ArrayLike, counts_2: ArrayLike, freq_1: float, freq_2: float, K: int
-) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-    r"""Alg 2's two sets: ``Θ̂¹ = {N¹ ≥ max(τ¹, 1/K)}`` (low Type I) and ``Θ̂² = {N² ≥ τ²}`` (low Type II).
+def frequency_thresholds(freq_1: float, freq_2: float, K: int) -> tuple[float, float]:
+    r"""The frequency thresholds :func:`threshold_sets` applies: ``(max(τ¹, 1/K), τ²)``.
 
-    ``Θ̂¹ ⊆ Θ* ⊆ Θ̂²`` is the intended sandwich (spec A4 corrects the reversed statement). When
-    ``|Θ*| = 1`` Thm 4.3 gives ``τ¹ = 0`` and ``N ≥ 0`` would admit every state; ``max(τ¹, 1/K)`` (a
+    When ``|Θ*| = 1`` Thm 4.3 gives ``τ¹ = 0`` and ``N ≥ 0`` would admit every state; ``max(τ¹, 1/K)`` (a
     state must win at least one round) is spec A4's resolution and changes nothing when ``τ¹ > 0``,
-    because ``N`` takes values in ``{0, 1/K, …, 1}``. Cor 4.4's single threshold: ``counts_1 = counts_2``
-    and ``freq_1 = freq_2``.
+    because ``N`` takes values in ``{0, 1/K, …, 1}``.
     """
     K = _check_int("K (rounds)", K, 1)
     for name, value in (("freq_1", freq_1), ("freq_2", freq_2)):
         if not np.isfinite(value):
             raise ParameterError(f"{name} (frequency threshold) must be finite (got {value})")
+    return max(float(freq_1), 1.0 / K), float(freq_2)
+
+
+def threshold_sets(
+    counts_1: ArrayLike, counts_2: ArrayLike, freq_1: float, freq_2: float, K: int
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    r"""Alg 2's two sets: ``Θ̂¹ = {N¹ ≥ max(τ¹, 1/K)}`` (low Type I) and ``Θ̂² = {N² ≥ τ²}`` (low Type II).
+
+    ``Θ̂¹ ⊆ Θ* ⊆ Θ̂²`` is the intended sandwich (spec A4 corrects the reversed statement); the thresholds
+    are :func:`frequency_thresholds`. Cor 4.4's single threshold: ``counts_1 = counts_2`` and
+    ``freq_1 = freq_2``.
+    """
+    tau_1, tau_2 = frequency_thresholds(freq_1, freq_2, K)
     n1 = np.asarray(counts_1, dtype=float)
     n2 = np.asarray(counts_2, dtype=float)
     tol = 1e-12  # counts are k/K in floating point
-    return n1 >= max(float(freq_1), 1.0 / K) - tol, n2 >= float(freq_2) - tol
+    return n1 >= tau_1 - tol, n2 >= tau_2 - tol

@@ -91,16 +91,26 @@ def scaled_log_ratios(
     numpy.ndarray
         ``ψ̄_T``, shape of ``loglik + noise``.
     """
-    zeta = _zeta(loglik, noise)
     T = _check_int("T (iterations)", T, 0)
+    D, consensus, residual = _split(loglik, A, noise)
+    if T == 0:
+        return consensus + residual
+    return consensus + _apply_agents(np.linalg.matrix_power(D, T), residual)
+
+
+def _split(
+    loglik: ArrayLike, A: Weights, noise: ArrayLike | None
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Validated ``D = (A+I)/2 − 𝟙𝟙ᵀ/n``, the consensus ``ζ̄ − c`` and the residual ``ζ − ζ̄ 𝟙``.
+
+    ``ψ̄_t = (ζ̄ − c) 𝟙 + D^t (ζ − ζ̄ 𝟙)`` (:func:`scaled_log_ratios`; ``D^0 = I``).
+    """
+    zeta = _zeta(loglik, noise)
     M = _half_lazy(A)
     if M.shape[0] != zeta.shape[-2]:
         raise ParameterError(f"A is {M.shape[0]} × {M.shape[0]} but loglik has {zeta.shape[-2]} agents")
     mean, consensus = _consensus(zeta)
-    if T == 0:
-        return zeta - (mean - consensus)
-    residual = np.linalg.matrix_power(M - 1.0 / M.shape[0], T)
-    return consensus + _apply_agents(residual, zeta - mean)
+    return M - 1.0 / M.shape[0], consensus, zeta - mean
 
 
 def _consensus(zeta: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -158,7 +168,10 @@ def _exp(log_beliefs: NDArray[np.float64]) -> NDArray[np.float64]:
 def nonprivate_log_beliefs(loglik: ArrayLike, A: Weights | None, T: int | None) -> NDArray[np.float64]:
     """Alg 4 (non-private distributed MLE, eq. 18): log-beliefs ``(n, |Θ|)`` after ``T`` iterations.
 
-    ``T = None`` is the ``T → ∞`` limit, uniform on ``Θ*`` (``A`` is then not needed). For finite ``T``
+    ``T = None`` is the ``T → ∞`` limit, uniform on the states that maximise ``Λ`` *exactly* (``A`` is then
+    not needed): states within rounding of the maximum count as MLE states for
+    :func:`~dpnet.inference.mle_mask`
+    (``atol = 1e-9``) but get belief 0 here unless they tie exactly. For finite ``T``
     and exactly tied MLE states with different local terms, the beliefs become uniform on ``Θ*`` only
     if every eigenvalue of ``A`` but the first is negative (``λ_2(A) < 0``, e.g. the complete graph):
     the log-belief difference of two tied states scales like ``(1 + λ_2(A))^T``, which grows when

@@ -1,6 +1,7 @@
 """Hypothesis testing (§4.2) and the lower bound (§13).
 
-The GM test statistic, the GLRT thresholds and the authors' p-value, and lower bounds on ``K·T``.
+The GM test statistic, the centralised GLRT threshold, and lower bounds on ``K·T``. The distributed
+tests (composite GLRT threshold, the paper's p-value) live in :mod:`dpnet.survival.private_tests`.
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ from dpnet.errors import ParameterError
 from dpnet.inference._checks import _check_int, _check_pos, _check_prob, _check_rounds
 
 __all__ = [
-    "glrt_pvalue_authors_code",
     "glrt_threshold_centralised",
-    "glrt_threshold_distributed",
     "gm_test_statistic",
+    "kl_bound_rr",
     "kt_lower_bound",
     "kt_lower_bound_rr",
 ]
@@ -40,22 +40,9 @@ def gm_test_statistic(scaled: ArrayLike, *, null: int = 0, alt: int = 1) -> NDAr
     return 2.0 * arr.shape[-2] * (mean[..., alt] - mean[..., null])
 
 
-def glrt_threshold_distributed(n: int, alpha: float) -> float:
-    """Composite distributed GLRT threshold ``ϱ_d = F⁻¹_{χ²_n}(1 − α/2) − 1`` (§4.2).
-
-    ``n = 5``, ``α = 0.05``: 11.8325.
-    """
-    return float(stats.chi2.ppf(1.0 - _check_prob("alpha", alpha) / 2, _check_int("n", n, 1)) - 1.0)
-
-
 def glrt_threshold_centralised(alpha: float) -> float:
     """Centralised GLRT threshold ``F⁻¹_{χ²_1}(1 − α)``. ``α = 0.05``: 3.8415."""
     return float(stats.chi2.ppf(1.0 - _check_prob("alpha", alpha), 1))
-
-
-def glrt_pvalue_authors_code(statistic: ArrayLike, n: int) -> NDArray[np.float64]:
-    """p-value of the authors' notebook: ``1 − F_{χ²_n}(S + 1)`` (spec §3.5)."""
-    return stats.chi2.sf(np.asarray(statistic, dtype=float) + 1.0, _check_int("n", n, 1))
 
 
 def kt_lower_bound(
@@ -81,11 +68,25 @@ def kt_lower_bound(
     return c * diameter / (2.0 * kl_sum)
 
 
+def kl_bound_rr(eps: float, eps_gap: float) -> float:
+    r"""§13 remark: ``D_KL(P₁‖P₀) ≤ ε_gap² (1 − 2p_ε)² = ε_gap² tanh²(ε/2)`` per agent.
+
+    ``P₀``, ``P₁`` are the laws of one randomized-response report (flip probability
+    ``p_ε = 1/(1 + e^ε)``) of a ``Be(1/2)`` and a ``Be(1/2 + ε_gap/2)`` signal; ``1 − 2p_ε = tanh(ε/2)``.
+    """
+    eps, eps_gap = _check_pos("eps", eps), _check_pos("eps_gap", eps_gap)
+    return eps_gap**2 * math.tanh(eps / 2.0) ** 2
+
+
 def kt_lower_bound_rr(alpha: float, beta: float, eps: float, eps_gap: float, diameter: int, n: int) -> float:
-    r"""§13 remark (randomized response, ``Be(1/2)`` vs ``Be(1/2 + ε_gap/2)``).
+    r"""§13 remark (randomized response, ``Be(1/2)`` vs ``Be(1/2 + ε_gap/2)``), as printed.
 
     .. math:: K T \ge \frac{2|1-\alpha-\beta|}{\varepsilon_{gap}^2}
        \Bigl(\frac{e^\varepsilon + 1}{e^\varepsilon - 1}\Bigr)^2 \frac{\mathrm{diam}(G)}{n}.
+
+    This is 4 times :func:`kt_lower_bound` (printed numerator) with ``Σ_i D_KL = n`` :func:`kl_bound_rr`:
+    ``|1−α−β| diam / (2 n ε_gap² tanh²(ε/2))``. It grows like ``coth²(ε/2)``, which is ``≈ 4/ε²`` only
+    for small ε and tends to 1 for large ε.
     """
     alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
     eps, eps_gap = _check_pos("eps", eps), _check_pos("eps_gap", eps_gap)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from dpnet.errors import ParameterError
-from dpnet.inference._checks import _check_int, _check_pos, _check_prob
+from dpnet.inference._checks import _check_a_star, _check_int, _check_pos, _check_prob
 from dpnet.inference.rounds import to_int_ceil
 
 __all__ = [
@@ -39,8 +39,7 @@ def mixing_iterations(c: float, rho: float, *, a_star: float) -> float:
     rho = _check_pos("rho", rho)
     if not (c >= 0 and math.isfinite(c)):
         raise ParameterError(f"c (mixing constant) must be finite and ≥ 0 (got {c})")
-    if not 0.0 <= a_star < 1.0:
-        raise ParameterError(f"a_star must lie in [0, 1) (got {a_star}); a* = 1 means a disconnected graph")
+    a_star = _check_a_star(a_star)
     if c == 0:
         return -math.inf
     if a_star == 0:
@@ -95,9 +94,7 @@ def optimal_rho(c: float, *, n: int, gap: float, a_star: float) -> float:
         raise ParameterError(f"c (mixing constant) must be finite and > 0 (got {c})")
     gap = _check_pos("gap (l)", gap)
     n = _check_int("n (agents)", n, 1)
-    if not 0.0 <= a_star < 1.0:
-        raise ParameterError(f"a_star must lie in [0, 1) (got {a_star})")
-    if a_star == 0:
+    if _check_a_star(a_star) == 0:
         return gap / (2 * n)
     denom = math.log(2.0 / a_star)
     return math.exp((math.log(2.0) * math.log(c) + math.log(1.0 / a_star) * math.log(gap / (2 * n))) / denom)
@@ -117,6 +114,8 @@ def iterations_authors_code(
 ) -> int:
     r"""The authors' code (spec D4): ``T = ⌈|Θ| max{log(n/l), log(|Θ|(Γ + Δ/ε)/(ϱη))/log(1/a*)}⌉``.
 
+    The second term is :func:`mixing_iterations` with ``c = |Θ|(Γ + Δ/ε)/η``.
+
     ACTG (legacy likelihood, ``n = 5``, ``Γ ≈ 1008``, ``l = 276.2``, ``Δ = 2 ln 2``, ``ε = 1``, ``ϱ = 1.5``,
     ``η = 0.05``, complete graph): ``T = 21``.
     """
@@ -126,11 +125,7 @@ def iterations_authors_code(
         _check_pos(k, v) for k, v in (("gap", gap), ("delta", delta), ("eps", eps), ("rho", rho))
     )
     eta = _check_prob("eta", eta)
-    if not 0.0 <= a_star < 1.0:
-        raise ParameterError(f"a_star must lie in [0, 1) (got {a_star})")
-    mix = (
-        0.0
-        if a_star == 0
-        else math.log(n_states * (gamma + delta / eps) / (rho * eta)) / math.log(1 / a_star)
-    )
+    if not (gamma >= 0 and math.isfinite(gamma)):
+        raise ParameterError(f"gamma (Γ) must be finite and ≥ 0 (got {gamma})")
+    mix = mixing_iterations(n_states * (gamma + delta / eps) / eta, rho, a_star=a_star)
     return to_int_ceil(n_states * max(math.log(n / gap), mix))

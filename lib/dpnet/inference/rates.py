@@ -7,6 +7,7 @@ variation distance, and the Monte Carlo task of an error-rate sweep.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ __all__ = [
     "ErrorRateTask",
     "ErrorRates",
     "error_rate_task",
+    "exceeds_target",
     "recovery_rates",
     "total_variation",
     "type_errors",
@@ -98,6 +100,16 @@ def type_errors(selected: ArrayLike, mle: ArrayLike, *, confidence: float = 0.95
         out[name] = float(rate) if np.ndim(rate) == 0 else rate
         out[f"{name}_ci"] = clopper_pearson(k, R, level)
     return ErrorRates(**out, n_trials=R, confidence=confidence)
+
+
+def exceeds_target(record: Mapping[str, Any], kind: str, target: float) -> bool:
+    """The rate ``record[kind]`` exceeds ``target`` beyond Monte Carlo error: the lower end of its
+    Clopper–Pearson interval, ``record[kind + "_lo"]``, lies above the target.
+
+    ``record`` is a flat record of :func:`error_rate_task`; ``kind`` is ``"type1"``, ``"type2"``,
+    ``"exact"`` or any rate stored with its ``_lo`` bound.
+    """
+    return bool(record[f"{kind}_lo"] > target)
 
 
 def total_variation(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64] | float:

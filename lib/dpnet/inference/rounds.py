@@ -20,6 +20,7 @@ __all__ = [
     "rounds_thres",
     "rounds_unknown_mle",
     "to_int_ceil",
+    "win_probabilities",
 ]
 
 
@@ -113,13 +114,24 @@ def rounds_thres(
     return k1, k2
 
 
-def _p1_p2(n_states: int, n_mle: int, mle_count_known: bool) -> tuple[float, float]:
-    """Thm 4.3's ``p₁ = 1 − 1/|Θ*|`` and ``p₂ = 1/|Θ̄|`` (``|Θ|`` for both when ``|Θ*|`` is unknown)."""
+def win_probabilities(
+    n_states: int, n_mle: int, *, mle_count_known: bool = True, corrected: bool = False
+) -> tuple[float, float]:
+    r"""Thm 4.3's ``(p₁, p₂)``: ``p₁ = 1 − 1/|Θ*|`` and ``p₂ = 1/|Θ̄|``.
+
+    ``p₂`` is the proof's lower bound on the per-round win probability of an MLE state and ``p₁`` its
+    upper bound for a non-MLE state; the thresholds are ``τ¹ = (1+π₁)p₁`` and ``τ² = (1−π₂)p₂``.
+    Unknown ``|Θ*|``: ``1 − 1/|Θ|`` and ``1/|Θ|``. ``p₂ = 1/|Θ̄|`` has Thm 4.1's win-probability slip
+    (spec A15): when the noise swamps the gap the ``|Θ|`` states are exchangeable and an MLE state wins
+    with probability ``1/|Θ|``. ``corrected=True`` returns ``p₂ = 1/|Θ|``. ``|Θ| = 3``, ``|Θ*| = 1``:
+    ``(0, 1/2)``, corrected ``(0, 1/3)``.
+    """
+    n_states, n_mle = _check_states(n_states, n_mle)
     if not mle_count_known:
         return 1.0 - 1.0 / n_states, 1.0 / n_states
     if n_mle == n_states:
         raise ParameterError("the two-threshold rule needs at least one non-MLE state (|Θ*| < |Θ|)")
-    return 1.0 - 1.0 / n_mle, 1.0 / (n_states - n_mle)
+    return 1.0 - 1.0 / n_mle, 1.0 / (n_states if corrected else n_states - n_mle)
 
 
 def exact_recovery_feasible(n_states: int, n_mle: int) -> bool:
@@ -131,7 +143,7 @@ def exact_recovery_feasible(n_states: int, n_mle: int) -> bool:
     n_states, n_mle = _check_states(n_states, n_mle)
     if n_mle == n_states:
         return False
-    p1, p2 = _p1_p2(n_states, n_mle, True)
+    p1, p2 = win_probabilities(n_states, n_mle)
     return p2 > p1
 
 

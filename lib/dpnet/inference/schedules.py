@@ -14,6 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 from dpnet.errors import ParameterError
 from dpnet.inference._checks import _check_pos, _check_prob
 from dpnet.inference.iterations import (
+    consensus_iterations,
     iterations_authors_code,
     iterations_bound,
     mixing_constant_am,
@@ -24,7 +25,6 @@ from dpnet.inference.iterations import (
 from dpnet.inference.noise import Convention, noise_scale, noise_std_sum
 from dpnet.inference.problem import ProblemConstants, belief_threshold, log_belief_threshold
 from dpnet.inference.rounds import (
-    _p1_p2,
     exact_recovery_feasible,
     rounds_am,
     rounds_authors_code,
@@ -32,11 +32,14 @@ from dpnet.inference.rounds import (
     rounds_thres,
     rounds_unknown_mle,
     to_int_ceil,
+    win_probabilities,
 )
 
 __all__ = [
     "AMGMSchedule",
+    "EpsSlope",
     "ThresholdSchedule",
+    "iterations_eps_slope",
     "schedule_authors_code",
     "schedule_cor44",
     "schedule_thm41",
@@ -149,15 +152,17 @@ def schedule_thm41(
 ) -> AMGMSchedule:
     """Thm 4.1 (asymptotic, ``T → ∞`` and ``ϱ → ∞``): ``K = ⌈max(K_AM, K_GM)⌉``, ``b = ΔK|Θ|/ε``.
 
-    The thresholds are ``τ_AM = τ_GM = 1/K``: in the ``T → ∞`` limit every ``τ ∈ (0, 1/K]`` selects the
-    same sets as ``τ → 0``. ``mle_count_known=False`` uses ``|Θ| log(|Θ|/min{α, 1−β})`` rounds;
-    ``corrected`` applies spec A15 (:func:`rounds_am`, :func:`rounds_gm`).
+    The thresholds are ``τ_AM = τ_GM = min(1/K, 1/2)`` with ``ϱ = log((1 − τ)/τ)``: in the ``T → ∞``
+    limit every ``τ ∈ (0, 1/K]`` selects the same sets as ``τ → 0`` (a state is kept once it wins a
+    round), and ``ϱ ≥ 0`` needs ``τ ≤ 1/2``, which only ``K = 1`` reaches (``τ = 1/2``, ``ϱ = 0``).
+    ``mle_count_known=False`` uses ``|Θ| log(|Θ|/min{α, 1−β})`` rounds; ``corrected`` applies spec A15
+    (:func:`rounds_am`, :func:`rounds_gm`).
     """
     k_am, k_gm = _amgm_rounds(problem, alpha, beta, mle_count_known, corrected)
     K = to_int_ceil(max(k_am, k_gm), minimum=1)
     b, V = _scale_and_V(delta, problem.n_states, eps, K, problem.n, "paper")
-    tau = 1.0 / K
-    rho = math.inf if K == 1 else log_belief_threshold(min(tau, 0.5))
+    tau = min(1.0 / K, 0.5)
+    rho = log_belief_threshold(tau)
     return AMGMSchedule(
         K=K, T=None, noise_scale=b, V=V, rho_am=rho, rho_gm=rho, tau_am=tau, tau_gm=tau,
         k_am=k_am, k_gm=k_gm, t_am=math.nan, t_gm=math.nan, convention="paper",
@@ -211,6 +216,82 @@ def schedule_thm42(
     )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class EpsSlope:
+    """Growth of Thm 4.2's ``T`` per unit of ``log(1/ε)`` at small ε (:func:`iterations_eps_slope`).
+
+    Attributes
+    ----------
+    eps
+        The two budgets ``(ε₁, ε₂)``, ``ε₁ > ε₂``.
+    measured
+        ``(T(ε₂) − T(ε₁))/log(ε₁/ε₂)`` with the real-valued ``T = max(t_AM, t_GM)``.
+    predicted
+        Table 1's slope: ``1/log(1/a*)`` at fixed ϱ, ``1/log(2/a*)`` with the optimal ϱ*.
+    tolerance
+        Derived bound on ``|measured/predicted − 1|``: ``nΓ/(V(ε₁) log(ε₁/ε₂))`` plus float rounding.
+    mixing_limited
+        The mixing term sets ``T`` at both budgets (always true with the optimal ϱ*); the bound needs it.
+    """
+
+    eps: tuple[float, float]
+    measured: float
+    predicted: float
+    tolerance: float
+    mixing_limited: bool
+
+
+def iterations_eps_slope(
+    problem: ProblemConstants,
+    *,
+    a_star: float,
+    delta: ArrayLike,
+    alpha: float,
+    beta: float,
+    rho: float | None = None,
+    eps: tuple[float, float] = (1e-5, 1e-6),
+) -> EpsSlope:
+    r"""Table 1's ε column for AM/GM: how fast Thm 4.2's ``T`` grows as ``ε → 0``.
+
+    With ``K`` fixed, ``V = √2 Σ_i b_i ∝ 1/ε`` and both mixing constants are proportional to
+    ``nΓ + V``. At a fixed ϱ (``rho``, used for AM and GM) and while the mixing term sets ``T``,
+    ``T(ε) = [log(nΓ + V(ε)) + const]/log(1/a*)``, so with ``r = ε₁/ε₂`` and ``V₁ = V(ε₁)``
+
+    .. math:: rac{T(arepsilon_2) - T(arepsilon_1)}{\log r}
+       = rac{1}{\log(1/a^\star)}\Bigl(1 - rac{\lograc{n\Gamma + V_1}{n\Gamma/r + V_1}}{\log r}\Bigr),
+
+    whose relative deviation from ``1/log(1/a*)`` lies in ``[0, nΓ/(V₁ log r)]``. With the optimal ϱ*
+    (``rho=None``) both terms are equal and ``T = [log c − log(l/2n)]/log(2/a*)``: the same deviation
+    from ``1/log(2/a*)``.
+    """
+    eps_hi, eps_lo = (_check_pos("eps", e) for e in eps)
+    if not eps_hi > eps_lo:
+        raise ParameterError(f"eps must be a pair (ε₁, ε₂) with ε₁ > ε₂ (got {eps})")
+    if a_star == 0:
+        raise ParameterError("a_star = 0: T does not depend on ε (the mixing term vanishes)")
+    plans = [
+        schedule_thm42(
+            problem, a_star=a_star, delta=delta, eps=e, alpha=alpha, beta=beta, rho_am=rho, rho_gm=rho
+        )
+        for e in (eps_hi, eps_lo)
+    ]
+    t_hi, t_lo = (max(s.t_am, s.t_gm) for s in plans)
+    log_r = math.log(eps_hi / eps_lo)
+    if rho is None:
+        predicted, limited = 1.0 / math.log(2.0 / a_star), True
+    else:
+        predicted = 1.0 / math.log(1.0 / a_star)
+        limited = t_hi > consensus_iterations(rho, n=problem.n, gap=problem.gap)
+    rounding = 4 * float(np.finfo(float).eps) * max(abs(t_hi), abs(t_lo)) / (log_r * predicted)
+    return EpsSlope(
+        eps=(eps_hi, eps_lo),
+        measured=(t_lo - t_hi) / log_r,
+        predicted=predicted,
+        tolerance=problem.n * problem.gamma / (plans[0].V * log_r) + rounding,
+        mixing_limited=bool(limited),
+    )
+
+
 def schedule_authors_code(
     problem: ProblemConstants,
     *,
@@ -257,18 +338,22 @@ def schedule_thm43(
     pi1: float,
     pi2: float,
     mle_count_known: bool = True,
+    corrected: bool = False,
 ) -> ThresholdSchedule:
     r"""Thm 4.3 (asymptotic two-threshold): ``τ¹ = (1+π₁)p₁``, ``τ² = (1−π₂)p₂``, ``K = ⌈max(K¹, K²)⌉``.
 
-    ``p₁ = 1 − 1/|Θ*|``, ``p₂ = 1/|Θ̄|`` (unknown ``|Θ*|``: ``1 − 1/|Θ|`` and ``1/|Θ|``). The counts use
-    ``τ̂ = 0`` ("won the round"), the ``T → ∞``, ``ϱ → ∞`` limit.
+    ``p₁ = 1 − 1/|Θ*|``, ``p₂ = 1/|Θ̄|`` (unknown ``|Θ*|``: ``1 − 1/|Θ|`` and ``1/|Θ|``);
+    ``corrected=True`` uses ``p₂ = 1/|Θ|`` (spec A15, :func:`win_probabilities`). ``K`` does not depend
+    on ``p₂``. The counts use ``τ̂ = 0`` ("won the round"), the ``T → ∞``, ``ϱ → ∞`` limit.
     """
     k1, k2 = rounds_thres(
         problem.n_states, problem.n_mle, alpha, beta, pi1, pi2, mle_count_known=mle_count_known
     )
     K = to_int_ceil(max(k1, k2), minimum=1)
     b, V = _scale_and_V(delta, problem.n_states, eps, K, problem.n, "paper")
-    p1, p2 = _p1_p2(problem.n_states, problem.n_mle, mle_count_known)
+    p1, p2 = win_probabilities(
+        problem.n_states, problem.n_mle, mle_count_known=mle_count_known, corrected=corrected
+    )
     return ThresholdSchedule(
         K=K, T=None, noise_scale=b, V=V, rho_1=math.inf, rho_2=math.inf, tau_hat_1=0.0, tau_hat_2=0.0,
         freq_1=(1 + pi1) * p1, freq_2=(1 - pi2) * p2, k_1=k1, k_2=k2, t_1=math.nan, t_2=math.nan,
@@ -297,7 +382,7 @@ def schedule_cor44(
             f"exact recovery needs p2 > p1, i.e. f*(1 − f*) < 1/|Θ| (got |Θ*| = {n_mle}, |Θ| = {n_states})"
         )
     pi2 = _check_pos("pi2", pi2)
-    p1, p2 = _p1_p2(n_states, n_mle, True)
+    p1, p2 = win_probabilities(n_states, n_mle)
     tau = (1 - pi2) * p2
     if not tau > p1:
         raise ParameterError(f"pi2 must satisfy (1 − π₂)p₂ > p₁ = {p1:g} (got π₂ = {pi2}, τ = {tau:g})")

@@ -14,8 +14,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from dpnet.errors import ParameterError
 from dpnet.inference._checks import Weights, _check_loglik, _check_T
-from dpnet.inference.aggregation import _counts, gm_log_beliefs
-from dpnet.inference.dynamics import _exp, asymptotic_log_ratios, round_log_beliefs, scaled_log_ratios
+from dpnet.inference.aggregation import am_beliefs, gm_log_beliefs, round_counts
+from dpnet.inference.dynamics import asymptotic_log_ratios, round_log_beliefs, scaled_log_ratios
 from dpnet.inference.noise import laplace_noise
 
 __all__ = [
@@ -60,7 +60,7 @@ class PrivateMLEResult:
 
     def am_beliefs(self) -> NDArray[np.float64]:
         """AM beliefs, shape ``(R, n, |Θ|)``."""
-        return _exp(self._log_beliefs).mean(axis=-3)
+        return am_beliefs(self.scaled, self.T, log_beliefs=self._log_beliefs)
 
     def gm_log_beliefs(self) -> NDArray[np.float64]:
         """GM log-beliefs, shape ``(R, n, |Θ|)``."""
@@ -68,7 +68,8 @@ class PrivateMLEResult:
 
     def round_counts(self, tau_hat: float) -> NDArray[np.float64]:
         """Alg 2 frequencies ``N(θ)`` at belief threshold ``τ̂``, shape ``(R, n, |Θ|)``."""
-        return _counts(self.scaled, None if float(tau_hat) == 0.0 else self._log_beliefs, tau_hat)
+        needed = float(tau_hat) != 0.0  # τ̂ = 0 compares the scaled log-ratios, not the beliefs
+        return round_counts(self.scaled, self.T, tau_hat, log_beliefs=self._log_beliefs if needed else None)
 
 
 def run_private_mle(

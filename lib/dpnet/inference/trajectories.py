@@ -1,7 +1,7 @@
 """Belief trajectories over the iterations ``t = 0..T``.
 
 The literal log-space iteration (a reference for tests), the scaled log-ratios ``ψ̄_t``, and the
-beliefs of every round or their AM/GM aggregate, for plots.
+beliefs of every round, their AM/GM aggregate or their round counts, for plots.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from scipy import special
 
 from dpnet.errors import ParameterError
 from dpnet.inference._checks import Weights, _check_int
-from dpnet.inference.aggregation import am_beliefs, gm_log_beliefs
-from dpnet.inference.dynamics import _apply_agents, _consensus, _exp, _half_lazy, _zeta, log_softmax_scaled
+from dpnet.inference.aggregation import am_beliefs, gm_log_beliefs, round_counts
+from dpnet.inference.dynamics import _apply_agents, _exp, _split, _zeta, log_softmax_scaled
 from dpnet.networks import check_weights
 
 __all__ = [
@@ -55,15 +55,9 @@ def scaled_trajectory(
 
     Iterates the residual and adds the consensus, as :func:`scaled_log_ratios` does (same shift ``c``).
     """
-    zeta = _zeta(loglik, noise)
     T = _check_int("T (iterations)", T, 0)
-    M = _half_lazy(A)
-    if M.shape[0] != zeta.shape[-2]:
-        raise ParameterError(f"A is {M.shape[0]} × {M.shape[0]} but loglik has {zeta.shape[-2]} agents")
-    D = M - 1.0 / M.shape[0]
-    mean, consensus = _consensus(zeta)
-    out = np.empty((T + 1, *zeta.shape))
-    residual = zeta - mean
+    D, consensus, residual = _split(loglik, A, noise)
+    out = np.empty((T + 1, *residual.shape))
     out[0] = consensus + residual
     for t in range(1, T + 1):
         residual = _apply_agents(D, residual)
@@ -77,25 +71,29 @@ def belief_trajectory(
     T: int,
     noise: ArrayLike | None = None,
     *,
-    aggregate: Literal["rounds", "am", "gm"] = "rounds",
+    aggregate: Literal["rounds", "am", "gm", "counts"] = "rounds",
+    tau_hat: float = 0.0,
 ) -> NDArray[np.float64]:
     """Beliefs at every iteration ``t = 0..T`` (stable for any ``T``), for trajectory plots.
 
     ``aggregate="rounds"``: each round's beliefs ``ν_{i,k,t}``, shape ``(T + 1, ..., n, |Θ|)``;
     ``"am"`` / ``"gm"``: the AM / GM aggregate over the round axis (−3 of ``noise``), shape
-    ``(T + 1, ..., n, |Θ|)`` without the round axis.
+    ``(T + 1, ..., n, |Θ|)`` without the round axis; ``"counts"``: Alg 2's frequencies ``N_{i,t}(θ)``
+    at belief threshold ``tau_hat`` (:func:`round_counts`; ``0``: "won the round"), same shape.
     """
     traj = scaled_trajectory(loglik, A, T, noise)
-    if aggregate not in ("rounds", "am", "gm"):
-        raise ParameterError(f"aggregate must be 'rounds', 'am' or 'gm' (got {aggregate!r})")
+    if aggregate not in ("rounds", "am", "gm", "counts"):
+        raise ParameterError(f"aggregate must be 'rounds', 'am', 'gm' or 'counts' (got {aggregate!r})")
     if aggregate != "rounds" and traj.ndim < 4:
-        raise ParameterError("aggregate='am'/'gm' needs noise with a round axis, shape (..., K, n, |Θ|)")
+        raise ParameterError(f"aggregate={aggregate!r} needs noise with a round axis, shape (..., K, n, |Θ|)")
     out = []
     for t in range(T + 1):
         if aggregate == "gm":
             out.append(_exp(gm_log_beliefs(traj[t], t)))
         elif aggregate == "am":
             out.append(am_beliefs(traj[t], t))
+        elif aggregate == "counts":
+            out.append(round_counts(traj[t], t, tau_hat))
         else:
             out.append(_exp(log_softmax_scaled(traj[t], t)))
     return np.stack(out)

@@ -54,6 +54,7 @@ from dpnet.reference.complexity import (
     SPEC000_ROUNDS_CEIL,
     SPEC000_ROUNDS_DECIMALS,
     SPEC000_SENSITIVITY,
+    SPEC000_SETTING,
     SPECTRAL_N5,
     SPECTRAL_TOLERANCE,
     TABLE1_ALPHA,
@@ -61,9 +62,11 @@ from dpnet.reference.complexity import (
     TABLE1_DEVIATIONS,
     TABLE1_GRAPH,
     TABLE1_N,
+    TableInputs,
     is_table1_setting,
     table1_checks,
     table2_checks,
+    table_inputs,
 )
 from dpnet.reference.dilemma import (
     CLAIMED_MAX_CRITICAL_BUDGET,
@@ -126,6 +129,7 @@ __all__ = [
     "SPEC000_ROUNDS_CEIL",
     "SPEC000_ROUNDS_DECIMALS",
     "SPEC000_SENSITIVITY",
+    "SPEC000_SETTING",
     "SPECTRAL_N5",
     "SPECTRAL_TOLERANCE",
     "TABLE1_ALPHA",
@@ -137,6 +141,7 @@ __all__ = [
     "TMB_GROUP_SIZES",
     "TMB_LAMBDA_GAP",
     "Check",
+    "TableInputs",
     "actg_data_checks",
     "figure1_checks",
     "figure2_checks",
@@ -150,5 +155,6 @@ __all__ = [
     "success_checks",
     "table1_checks",
     "table2_checks",
+    "table_inputs",
     "tmb_checks",
 ]
