@@ -72,6 +72,8 @@ comes from an explicit :class:`numpy.random.Generator` argument ``rng``.
   on ``K·T``;
 - :mod:`~dpnet.inference.rates` — error rates and whether one exceeds its target, recovery rates,
   total variation, the error-rate sweep task;
+- :mod:`~dpnet.inference.online` — online learning from streams (Algs 3 and 5);
+- :mod:`~dpnet.inference.first_order` — the first-order DP diffusion baseline of §14.4 (Rizk et al. 2023);
 
 Every public name is re-exported here: ``from dpnet import inference as inf; inf.schedule_thm42(...)``.
 """
@@ -94,6 +96,14 @@ from dpnet.inference.dynamics import (
     nonprivate_log_beliefs,
     round_log_beliefs,
     scaled_log_ratios,
+)
+from dpnet.inference.first_order import (
+    FirstOrderConvention,
+    clip_gradients,
+    dp_diffusion,
+    dp_diffusion_step,
+    first_order_clip,
+    first_order_noise_scale,
 )
 from dpnet.inference.hypothesis_testing import (
     glrt_threshold_centralised,
@@ -121,6 +131,7 @@ from dpnet.inference.noise import (
     noise_scale,
     noise_std_sum,
 )
+from dpnet.inference.online import online_beliefs, online_log_ratios
 from dpnet.inference.problem import (
     ProblemConstants,
     belief_threshold,
@@ -172,6 +183,7 @@ __all__ = [
     "EpsSlope",
     "ErrorRateTask",
     "ErrorRates",
+    "FirstOrderConvention",
     "PrivateMLEResult",
     "ProblemConstants",
     "ThresholdSchedule",
@@ -181,11 +193,16 @@ __all__ = [
     "belief_trajectory",
     "bernoulli_loglik",
     "bernoulli_sensitivity",
+    "clip_gradients",
     "consensus_iterations",
+    "dp_diffusion",
+    "dp_diffusion_step",
     "error_rate_task",
     "exact_recovery_boundaries",
     "exact_recovery_feasible",
     "exceeds_target",
+    "first_order_clip",
+    "first_order_noise_scale",
     "frequency_thresholds",
     "gap_loglik",
     "glrt_threshold_centralised",
@@ -211,6 +228,8 @@ __all__ = [
     "noise_scale",
     "noise_std_sum",
     "nonprivate_log_beliefs",
+    "online_beliefs",
+    "online_log_ratios",
     "optimal_rho",
     "problem_constants",
     "recovery_rates",

@@ -41,10 +41,10 @@ from dpnet.inference import (
 )
 from dpnet.params import integer, real
 from dpnet.survival.cox import CoxFit
+from dpnet.survival.studies import RunSchedule
 
 __all__ = [
     "PrivateTest",
-    "TestSchedule",
     "composite_table",
     "composite_test",
     "observed_statistic",
@@ -54,18 +54,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class TestSchedule:
-    """Rounds ``K``, iterations ``T`` and Laplace scale ``b = ΔK|Θ|/ε`` of a private test."""
-
-    K: int
-    T: int
-    noise_scale: float
-
-
 def prop46_schedule(
     table: ArrayLike, *, a_star: float, delta: float, eps: float, alpha: float
-) -> TestSchedule:
+) -> RunSchedule:
     """Prop 4.6's parameters: GM with Type I target ``α/2`` and ``ϱ_GM = 1``, ``K`` and ``T`` from
     Theorem 4.2 (:func:`~dpnet.inference.schedule_thm42`, GM's requirements only), paper noise."""
     alpha = real(gt=0.0, lt=1.0)("alpha", alpha)
@@ -73,7 +64,7 @@ def prop46_schedule(
                            alpha=alpha / 2, beta=1 - alpha / 2, rho_am=1.0, rho_gm=1.0)  # fmt: skip
     K = to_int_ceil(sched.k_gm, minimum=1)
     T = to_int_ceil(sched.t_gm, minimum=1)
-    return TestSchedule(K=K, T=T, noise_scale=float(noise_scale(delta, 2, eps, K)))
+    return RunSchedule(K=K, T=T, noise_scale=float(noise_scale(delta, 2, eps, K)))
 
 
 def composite_table(fits: list[CoxFit]) -> NDArray[np.float64]:
