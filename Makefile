@@ -23,7 +23,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.10 or newer is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 10) else None'
 	$(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: install your system's venv package (Debian/Ubuntu: apt install python3-venv)"; exit 1; }
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e ".[dev,he]"
 	@touch $@
 
 env: $(VENV)/.installed

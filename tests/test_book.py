@@ -161,6 +161,7 @@ def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
         "rr_power laplace_power",
         "hypothesis-testing": "actg_arm_sizes actg_loghr lambda_gap_paper lambda_gap_as_published "
         "lambda_gap_by_center tmb_lambda_gap_raw tmb_lambda_gap_top10 success_rate",
+        "treatment-identification": "best_arm_probability tvd_vs_eps runtime",
     }
     chapter_metrics = {c: json.loads((root / "results" / c / "metrics.json").read_text()) for c in required}
     for cid, keys in required.items():
@@ -180,6 +181,10 @@ def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
 
     clinical = chapter_metrics["hypothesis-testing"]
     assert set(clinical["success_rate"]) == {"GM", "AM", "two-threshold"}
+    best = chapter_metrics["treatment-identification"]
+    assert set(best["best_arm_probability"]) == {"GM", "AM", "two-threshold"}
+    assert {tuple(sorted(r)) for r in best["runtime"]} == {("method", "n", "phase", "rows", "seconds")}
+    assert {"algorithm", "n", "eps", "mean", "sd"} <= set(best["tvd_vs_eps"][0])
 
     # `html` renders the last runs without executing any chapter
     stamps = {p: p.stat().st_mtime_ns for p in (root / "results").glob("*/fingerprint.json")}

@@ -53,8 +53,11 @@ def test_reference_checks_pass_on_the_published_numbers_and_fail_otherwise() -> 
     assert all(ok for _, ok, _ in reference.figure3_checks({"coef": -0.528, "p": 4.9e-6}, 0.9))
     assert not reference.figure3_checks({"coef": -0.528, "p": 4.9e-6}, 0.17)[-1][1]
     gaps = dict(reference.LAMBDA_GAP)
-    assert all(ok for _, ok, _ in reference.lambda_gap_checks(gaps))
-    assert not all(ok for _, ok, _ in reference.lambda_gap_checks({**gaps, "paper": 9.64}))
+    ranges = {"as_published": (271.27, 274.04), "as_published_5": (274.35, 276.97)}
+    assert all(ok for _, ok, _ in reference.lambda_gap_checks(gaps, ranges))
+    assert not all(ok for _, ok, _ in reference.lambda_gap_checks({**gaps, "paper": 9.64}, ranges))
+    narrow = {**ranges, "as_published": (271.0, 273.0)}  # the spec's 273.17 outside every tie order
+    assert not all(ok for _, ok, _ in reference.lambda_gap_checks(gaps, narrow))
 
 
 def test_success_checks_use_the_oracles_binomial_error() -> None:

@@ -46,6 +46,18 @@ def test_every_pyproject_pin_is_in_environment_yml() -> None:
     assert pyproject_pins() == conda_pins()
 
 
+def test_he_extra_is_pinned_in_environment_yml() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    env = {**default_environment(), "python_version": "3.11", "python_full_version": "3.11.0",
+           "sys_platform": "linux", "platform_machine": "x86_64"}  # fmt: skip
+    (pin,) = [
+        Requirement(d) for d in project["optional-dependencies"]["he"] if Requirement(d).marker.evaluate(env)
+    ]
+    deps = yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"]
+    (pip_deps,) = [d["pip"] for d in deps if isinstance(d, dict) and "pip" in d]
+    assert f"{pin.name}{pin.specifier}" in pip_deps
+
+
 def test_python_310_pins_exist_for_every_marker_split_package() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     env310 = {**default_environment(), "python_version": "3.10", "python_full_version": "3.10.0"}

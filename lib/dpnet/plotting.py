@@ -16,12 +16,14 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLo
 from numpy.typing import ArrayLike
 
 __all__ = [
+    "band_curves",
     "belief_bars",
     "critical_budget_heatmap",
     "dilemma_figure",
     "error_rate_axes",
     "fixed_ticks",
     "forest_plot",
+    "grouped_bars",
     "guarantee_line",
     "km_curves",
     "log_ticks",
@@ -312,4 +314,51 @@ def belief_bars(
         ax.axhline(threshold, color="0.15", ls="--", lw=1.0)
     ax.set_xticks(range(m), list(states))
     ax.set(title=title, ylabel=ylabel, ylim=(0, 1.05))
+    ax.grid(alpha=GRID_ALPHA, axis="y")
+
+
+def band_curves(
+    ax: Axes,
+    frame: Any,
+    *,
+    x: str,
+    group: str,
+    floor: float | None = None,
+    z: float = 1.96,
+    style: Mapping[Any, Mapping[str, Any]] | None = None,
+) -> None:
+    """One line per value of ``group`` with a band of ``±z`` standard errors.
+
+    ``frame`` (a pandas DataFrame) holds the columns ``x``, ``group``, ``"mean"`` and ``"se"``; with
+    ``floor``, the line and band are clipped below at ``floor`` (for a log axis that must show zeros).
+    ``style`` maps a group value to extra line keyword arguments.
+    """
+    for k, (key, part) in enumerate(frame.sort_values(x).groupby(group, sort=False)):
+        xs = part[x].to_numpy(float)
+        mean, se = part["mean"].to_numpy(float), part["se"].to_numpy(float)
+        lo, hi = mean - z * se, mean + z * se
+        if floor is not None:
+            mean, lo, hi = (np.maximum(v, floor) for v in (mean, lo, hi))
+        kwargs = {"color": f"C{k}", "marker": "o", "ms": 3.5, "label": f"{group} = {key}"}
+        kwargs.update((style or {}).get(key, {}))
+        (line,) = ax.plot(xs, mean, **kwargs)
+        ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.18, lw=0)
+
+
+def grouped_bars(
+    ax: Axes,
+    values: Mapping[str, Sequence[float]],
+    categories: Sequence[Any],
+    *,
+    colors: Mapping[str, Any] | None = None,
+    hatches: Mapping[str, str] | None = None,
+) -> None:
+    """Bars of several series side by side over ``categories`` (e.g. numbers of centres)."""
+    width = 0.8 / max(len(values), 1)
+    for k, (label, heights) in enumerate(values.items()):
+        offset = (k - (len(values) - 1) / 2) * width
+        ax.bar(np.arange(len(categories)) + offset, heights, width, label=label,
+               color=(colors or {}).get(label, f"C{k}"), hatch=(hatches or {}).get(label),
+               edgecolor="white", lw=0.5)  # fmt: skip
+    ax.set_xticks(range(len(categories)), [str(c) for c in categories])
     ax.grid(alpha=GRID_ALPHA, axis="y")

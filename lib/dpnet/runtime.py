@@ -25,8 +25,9 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -41,12 +42,16 @@ from dpnet.survival.cox import check_cohort, cox_sensitivity
 from dpnet.survival.studies import RunSchedule, code_schedule
 
 __all__ = [
+    "METHODS",
     "PHASES",
     "RUNTIME_SETTING",
+    "RuntimeTask",
     "Timing",
     "dp_runtime_schedule",
     "one_core",
     "resample_rows",
+    "runtime_task",
+    "speedups",
     "time_dp_test",
     "time_he_test",
 ]
@@ -199,3 +204,58 @@ def time_he_test(
         result={"theta_hat": theta_hat, "lrt": lrt, "p": float(stats.chi2.sf(lrt, 1)), "bytes": sent,
                 "max_count_error": float(np.abs(pooled - np.rint(pooled)).max()) if pooled.size else 0.0},
     )  # fmt: skip
+
+
+#: The two methods of the runtime study, as recorded.
+METHODS: tuple[str, ...] = ("DP (belief propagation)", "HE (CKKS aggregation)")
+
+
+@dataclass(frozen=True, eq=False)
+class RuntimeTask:
+    """One cohort size of the runtime study: ``rows`` patients resampled with replacement, split over each
+    number of centres in ``n_values`` (round robin), timed ``repeats`` times per method."""
+
+    x: NDArray[np.float64]
+    time: NDArray[np.float64]
+    event: NDArray[np.float64]
+    rows: int
+    n_values: tuple[int, ...]
+    repeats: int
+    theta_alt: float
+    with_he: bool
+
+
+def runtime_task(task: RuntimeTask, rng: np.random.Generator) -> list[dict[str, Any]]:
+    """Time both methods on one resampled cohort for every number of centres (run sequentially, pinned
+    to one core): records ``{method, n, rows, phase, seconds}`` (the median over the repeats) and, under
+    ``"result"``, what the last repeat of each method computed."""
+    idx = resample_rows(len(task.x), task.rows, rng)
+    x, t, e = task.x[idx], task.time[idx], task.event[idx]
+    grid = np.unique(t[e == 1])  # the public time grid: the event times of the study
+    records: list[dict[str, Any]] = []
+    for n in task.n_values:
+        centres = np.arange(task.rows) % n
+        runs: dict[str, list[Timing]] = {m: [] for m in METHODS}
+        with one_core():
+            for _ in range(integer(ge=1)("repeats", task.repeats)):
+                runs[METHODS[0]].append(time_dp_test(x, t, e, centres, theta_alt=task.theta_alt, rng=rng))
+                if task.with_he:
+                    runs[METHODS[1]].append(time_he_test(x, t, e, centres, grid=grid))
+        for method, timings in runs.items():
+            if not timings:
+                continue
+            for phase in PHASES:
+                seconds = float(np.median([tm.seconds[phase] for tm in timings]))
+                record = {"method": method, "n": n, "rows": task.rows, "phase": phase, "seconds": seconds}
+                records.append({**record, "result": timings[-1].result})
+    return records
+
+
+def speedups(records: Sequence[Mapping[str, Any]], phase: str = "total") -> dict[tuple[int, int], float]:
+    """HE time over DP time of one phase for every ``(n, rows)`` timed with both methods."""
+    seconds = {(r["method"], r["n"], r["rows"]): r["seconds"] for r in records if r["phase"] == phase}
+    return {
+        (n, rows): seconds[(METHODS[1], n, rows)] / seconds[(METHODS[0], n, rows)]
+        for (method, n, rows) in seconds
+        if method == METHODS[0] and (METHODS[1], n, rows) in seconds and seconds[(METHODS[0], n, rows)] > 0
+    }

@@ -27,6 +27,7 @@ __all__ = [
     "ErrorRateTask",
     "ErrorRates",
     "error_rate_task",
+    "estimated_sets",
     "exceeds_target",
     "recovery_rates",
     "total_variation",
@@ -118,15 +119,30 @@ def total_variation(p: ArrayLike, q: ArrayLike) -> NDArray[np.float64] | float:
     return float(out) if np.ndim(out) == 0 else out
 
 
+def estimated_sets(
+    result: PrivateMLEResult, *, rho: float, freq: float, am: ArrayLike | None = None
+) -> dict[str, NDArray[np.bool_]]:
+    """Every replication's and agent's estimated set, shape ``(R, n, |Θ|)``, by algorithm.
+
+    - ``"GM"``: ``Θ̂^GM = {ν^GM ≥ τ}``, ``τ = 1/(1+e^ϱ)`` (:func:`select_gm`);
+    - ``"AM"``: ``Θ̂^AM = {ν^AM ≥ τ}`` (:func:`select_am`; ``am``: the AM beliefs if already computed);
+    - ``"two-threshold"``: ``{θ : N(θ) ≥ max(freq, 1/K)}`` with ``N`` the fraction of rounds the state
+      won (belief threshold ``τ̂ = 0``, as in the paper's Fig 14.1b and Fig 14.5; :func:`threshold_sets`).
+    """
+    counts = result.round_counts(0.0)
+    return {
+        "GM": select_gm(result.gm_log_beliefs(), rho=rho),
+        "AM": select_am(result.am_beliefs() if am is None else am, rho=rho),
+        "two-threshold": threshold_sets(counts, counts, freq, freq, result.K)[0],
+    }
+
+
 def recovery_rates(
     result: PrivateMLEResult, target: ArrayLike, *, rho: float, freq: float
 ) -> dict[str, float]:
     """How often each algorithm returns exactly ``target`` at every agent, over the replications.
 
-    - ``"GM"``: ``Θ̂^GM = {ν^GM ≥ τ}``, ``τ = 1/(1+e^ϱ)`` (:func:`select_gm`);
-    - ``"AM"``: ``Θ̂^AM = {ν^AM ≥ τ}`` (:func:`select_am`);
-    - ``"two-threshold"``: ``{θ : N(θ) ≥ max(freq, 1/K)}`` with ``N`` the fraction of rounds the state
-      won (belief threshold ``τ̂ = 0``, as in the paper's Fig 14.1b and Fig 14.5; :func:`threshold_sets`);
+    - ``"GM"``, ``"AM"``, ``"two-threshold"``: the sets of :func:`estimated_sets`;
     - ``"AM belief"`` and ``"AM belief se"``: the mean AM belief on ``target`` (summed over its states,
       averaged over agents) and its Monte Carlo standard error over the replications.
 
@@ -156,12 +172,9 @@ def recovery_rates(
         return float(type_errors(selected.reshape(n_reps, -1), everywhere).exact)
 
     am = result.am_beliefs()
-    counts = result.round_counts(0.0)
     am_target = am[..., mask].sum(axis=-1).mean(axis=-1)  # per replication, averaged over agents
     return {
-        "GM": exact(select_gm(result.gm_log_beliefs(), rho=rho)),
-        "AM": exact(select_am(am, rho=rho)),
-        "two-threshold": exact(threshold_sets(counts, counts, freq, freq, result.K)[0]),
+        **{k: exact(sets) for k, sets in estimated_sets(result, rho=rho, freq=freq, am=am).items()},
         "AM belief": float(am_target.mean()),
         "AM belief se": float(am_target.std(ddof=1) / np.sqrt(n_reps)),
     }

@@ -23,7 +23,8 @@ FIG4_BEST_ARM: Final = "ZDV+ddI"
 COEF_TOLERANCE: Final = 0.005
 P_RELATIVE_TOLERANCE: Final = 0.10
 #: Λ(−log 2) − Λ(0) on ACTG ddI vs ZDV (spec §9 item 13): paper's likelihood pooled and summed over
-#: the 5-way round-robin split; the notebook's likelihood likewise (legacy values depend on tie order).
+#: the 5-way round-robin split; the notebook's likelihood likewise. The legacy values depend on the order
+#: of tied times, which the notebook left to an unstable, CPU-dependent sort: they are one machine's.
 LAMBDA_GAP: Final = {"paper": 9.631, "paper_5": 9.538, "as_published": 273.17, "as_published_5": 276.2}
 LAMBDA_GAP_TOLERANCE: Final = {"paper": 1e-3, "as_published": 0.05}
 #: §5: the ridge penalty λ_reg of the paper's composite-test fits (the authors' code uses 0.1).
@@ -90,15 +91,26 @@ def figure4_checks(pairwise: dict[str, float]) -> list[Check]:
     ]  # fmt: skip
 
 
-def lambda_gap_checks(gaps: dict[str, float]) -> list[Check]:
-    """Spec §9 item 13: Λ(−log 2) − Λ(0) under both likelihoods, pooled and over the 5-way split."""
+def lambda_gap_checks(gaps: dict[str, float], tie_ranges: dict[str, tuple[float, float]]) -> list[Check]:
+    """Spec §9 item 13: Λ(−log 2) − Λ(0) under both likelihoods, pooled and over the 5-way split.
+
+    The paper's values are compared with ``gaps`` (±0.001). An as-published value depends on the order of
+    tied times (:func:`~dpnet.survival.cox_partial_loglik`), which the notebook left to its machine's
+    sort: the spec's value passes when it lies within ``tie_ranges[key] = (lowest, highest)`` over tie
+    orders (widened by the spec's rounding, ±0.05); ``gaps[key]`` is the companion's row-order value.
+    """
     out = []
     for key, want in LAMBDA_GAP.items():
         tol = LAMBDA_GAP_TOLERANCE[key.removesuffix("_5")]
         where = "summed over the 5-way split" if key.endswith("_5") else "pooled"
-        name = "paper's" if key.startswith("paper") else "as-published"
-        out.append((f"Λ(−log 2) − Λ(0) = {want} with the {name} likelihood, {where}",
-                    _close(gaps[key], want, tol), f"computed {gaps[key]:.4f}"))  # fmt: skip
+        if key.startswith("paper"):
+            out.append((f"Λ(−log 2) − Λ(0) = {want} with the paper's likelihood, {where}",
+                        _close(gaps[key], want, tol), f"computed {gaps[key]:.4f}"))  # fmt: skip
+            continue
+        lo, hi = tie_ranges[key]
+        out.append((f"Λ(−log 2) − Λ(0) = {want} with the as-published likelihood, {where}, for some order of "
+                    "tied times", lo - tol <= want <= hi + tol,
+                    f"computed {lo:.2f} to {hi:.2f} over tie orders; {gaps[key]:.4f} with ties in row order"))  # fmt: skip
     return out
 
 

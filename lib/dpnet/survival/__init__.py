@@ -41,6 +41,7 @@ from dpnet.survival.cox import (
     cox_score_information,
     cox_sensitivity,
     fit_cox,
+    legacy_order,
 )
 from dpnet.survival.data import (
     ACTG175_ARMS,
@@ -100,6 +101,7 @@ __all__ = [
     "cox_sensitivity",
     "fit_cox",
     "kaplan_meier",
+    "legacy_order",
     "load_actg175",
     "load_samstein2019",
     "logrank_pvalue",

@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 from dpnet.errors import ParameterError
 from dpnet.params import choice
 from dpnet.survival.centres import _labels
-from dpnet.survival.cox import LEGACY_LOG_OFFSET, check_cohort
+from dpnet.survival.cox import LEGACY_LOG_OFFSET, LegacyTies, check_cohort, legacy_order
 
 __all__ = [
     "COUNT_COLUMNS",
@@ -112,8 +112,10 @@ class BinaryCox:
         for _ in range(max_iter):
             info = float(self.information(theta))
             if not info > 0:
+                if theta == 0.0:
+                    raise ParameterError("the likelihood is flat: the covariate does not vary among events")
                 raise ParameterError(
-                    "the likelihood has no curvature: the covariate does not vary among events"
+                    f"the Cox fit diverges (θ = {theta:.3g}): the covariate separates the events"
                 )
             step = float(self.score(theta)) / info
             while float(self.loglik(theta + step)) < value and abs(step) > 1e-14:  # concave: halving ends
@@ -153,13 +155,14 @@ def binary_cox(
     event: ArrayLike,
     *,
     variant: Literal["paper", "as_published"] = "paper",
+    ties: LegacyTies = "row",
 ) -> BinaryCox:
     """The counts of one cohort's (or one centre's) partial likelihood, for a binary covariate ``x``.
 
     ``variant="paper"``: eq. (3), one term per distinct event time with the Breslow risk set ``t ≥ t_m``
     (equals :func:`~dpnet.survival.cox_partial_loglik`); ``"as_published"``: the authors' notebook, one
-    term per patient in NumPy's default sort order of the times (ties by position, spec D1), with the
-    notebook's ``+10⁻¹⁰``. An empty cohort has ``Λ ≡ 0``.
+    term per patient in increasing time (tied times ordered by ``ties``, :func:`~dpnet.survival.legacy_order`;
+    spec D1), with the notebook's ``+10⁻¹⁰``. An empty cohort has ``Λ ≡ 0``.
 
     Raises
     ------
@@ -170,7 +173,7 @@ def binary_cox(
     xs, ts, ev = _binary(x, time, event)
     d1 = float((ev * xs).sum())
     if variant == "as_published":
-        order = np.argsort(ts)  # the notebook's (unstable) sort, as cox_partial_loglik's legacy variant
+        order = legacy_order(ts, xs, ties)
         treated = xs[order][::-1].cumsum()[::-1]  # treated patients at positions ≥ r
         total = np.arange(len(xs), 0, -1, dtype=float)
         return BinaryCox(total - treated, treated, np.ones(len(xs)), d1, LEGACY_LOG_OFFSET)

@@ -18,7 +18,14 @@ from numpy.typing import ArrayLike, NDArray
 
 from dpnet.errors import ParameterError
 from dpnet.params import choice, integer
-from dpnet.survival.cox import CoxFit, check_cohort, cox_partial_loglik, cox_score_information, fit_cox
+from dpnet.survival.cox import (
+    CoxFit,
+    LegacyTies,
+    check_cohort,
+    cox_partial_loglik,
+    cox_score_information,
+    fit_cox,
+)
 
 __all__ = ["centre_fits", "centre_information", "centre_loglik", "cohort_centres", "split_centres"]
 
@@ -114,6 +121,7 @@ def centre_loglik(
     theta: ArrayLike,
     *,
     variant: Literal["paper", "as_published"] = "paper",
+    ties: LegacyTies = "row",
 ) -> NDArray[np.float64]:
     """Each centre's partial log-likelihood of its own patients, ``loglik[i, k] = log γ_i(θ_k)``.
 
@@ -131,6 +139,8 @@ def centre_loglik(
         The states: log hazard ratios.
     variant : {"paper", "as_published"}
         The paper's likelihood or the authors' notebook's (spec D1).
+    ties : {"row", "x_desc", "x_asc"}
+        Order of tied times in the as-published variant (:func:`~dpnet.survival.legacy_order`).
 
     Returns
     -------
@@ -144,7 +154,7 @@ def centre_loglik(
     out = np.empty((n_centres, len(states)))
     for i in range(n_centres):
         mask = labels == i
-        out[i] = cox_partial_loglik(xs[mask], ts[mask], ev[mask], states, variant=variant)
+        out[i] = cox_partial_loglik(xs[mask], ts[mask], ev[mask], states, variant=variant, ties=ties)
     return out
 
 

@@ -28,10 +28,12 @@ from dpnet.params import choice, real
 __all__ = [
     "LEGACY_LOG_OFFSET",
     "CoxFit",
+    "LegacyTies",
     "cox_partial_loglik",
     "cox_score_information",
     "cox_sensitivity",
     "fit_cox",
+    "legacy_order",
 ]
 
 #: The constant the legacy notebook adds inside the log of each risk-set sum.
@@ -66,6 +68,7 @@ def cox_partial_loglik(
     theta: ArrayLike,
     *,
     variant: Literal["paper", "as_published"] = "paper",
+    ties: LegacyTies = "row",
 ) -> NDArray[np.float64] | float:
     r"""Cox partial log-likelihood of a single covariate, for each of several log hazard ratios θ.
 
@@ -78,8 +81,7 @@ def cox_partial_loglik(
             \Bigl[ x_j \theta - \log \sum_{j':\, t_{j'} \ge t_j} e^{x_{j'} \theta} \Bigr].
 
     ``variant="as_published"`` reproduces the authors' notebook (spec §3.7, deviation D1): patients are
-    sorted by increasing time with NumPy's default quicksort (what the notebook's pandas ``sort_values``
-    uses; it is not stable, so tied times are ordered by the sort's internals), and with that order
+    sorted by increasing time (:func:`legacy_order`), and with that order
 
     .. math::
 
@@ -87,9 +89,13 @@ def cox_partial_loglik(
             - \sum_{\text{all } j} \log \Bigl( \sum_{r \ge j} e^{x_r \theta} + 10^{-10} \Bigr),
 
     i.e. the log risk term runs over every patient (censored ones included) and ties are broken by
-    position rather than grouped. The legacy value therefore depends on the tie order: a stable sort
-    gives a different number (on ACTG 175 ZDV vs ddI, Λ(−log 2) − Λ(0) = 272.98 instead of 273.17), and
-    a NumPy build whose default sort dispatches to a SIMD kernel may order ties differently again.
+    position rather than grouped. The legacy value therefore depends on how tied times are ordered.
+    The notebook used pandas' default sort, NumPy's unstable quicksort, whose order of ties depends on
+    the SIMD kernel the CPU selects: on ACTG 175 ZDV vs ddI, Λ(−log 2) − Λ(0) is 273.17 on the spec
+    author's machine, 272.90 with NumPy's scalar sort and 272.66 with its AVX-512 kernel. The companion
+    therefore fixes the order (``ties``): ``"row"`` keeps tied patients in row order (a stable sort,
+    272.98), and ``"x_desc"`` / ``"x_asc"`` put larger / smaller covariates first, the two extremes of
+    the legacy value over tie orders for a binary covariate (271.27 and 274.04).
 
     The risk-set sums are computed once per θ by a cumulative log-sum-exp over the patients sorted by
     decreasing time, so the cost is O(N log N + N·|θ|) and large ``|x θ|`` do not overflow.
@@ -106,6 +112,8 @@ def cox_partial_loglik(
         Log hazard ratio(s) at which to evaluate.
     variant : {"paper", "as_published"}
         The correct likelihood (default) or the notebook's.
+    ties : {"row", "x_desc", "x_asc"}
+        Order of tied times in the as-published variant (:func:`legacy_order`); ignored by the paper's.
 
     Returns
     -------
@@ -144,14 +152,29 @@ def cox_partial_loglik(
         log_risk = log_cum[last[events]]  # (n_events, K)
         out = linear - log_risk.sum(axis=0)
     else:
-        # NumPy's default (unstable) quicksort, as pandas' ``sort_values`` in the notebook: tied times
-        # end up in the order that sort leaves them, which the legacy value depends on.
-        order = np.argsort(ts)
+        order = legacy_order(ts, xs, ties)
         eta = np.outer(xs[order], th)[::-1]  # reversed: latest first
         log_tail = np.logaddexp.accumulate(eta, axis=0)  # log Σ_{r ≥ j in increasing order}
         log_risk = np.logaddexp(log_tail, np.log(LEGACY_LOG_OFFSET))  # log(Σ + 1e-10)
         out = linear - log_risk.sum(axis=0)
     return float(out[0]) if scalar else out
+
+
+LegacyTies = Literal["row", "x_desc", "x_asc"]
+
+
+def legacy_order(time: ArrayLike, x: ArrayLike, ties: LegacyTies = "row") -> NDArray[np.int64]:
+    """The patients in increasing time, tied times ordered by ``ties``: ``"row"`` (row order, a stable
+    sort), ``"x_desc"`` (larger covariate first) or ``"x_asc"`` (smaller first).
+
+    The authors' notebook left the order of ties to an unstable sort, which differs between CPUs
+    (:func:`cox_partial_loglik`); a fixed rule makes the as-published likelihood the same everywhere.
+    """
+    ties = choice("row", "x_desc", "x_asc")("ties", ties)
+    ts, xs = np.asarray(time, dtype=float), np.asarray(x, dtype=float)
+    if ties == "row":
+        return np.argsort(ts, kind="stable")
+    return np.lexsort((-xs if ties == "x_desc" else xs, ts))
 
 
 def cox_score_information(

@@ -13,15 +13,19 @@ treatment lowers it (Fig 4), so the construction names the arm with the stronges
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from dpnet.errors import ParameterError
+from dpnet.inference import PrivateMLEResult, estimated_sets, noise_scale
 from dpnet.survival.centres import _labels, centre_fits
 from dpnet.survival.data import ACTG175_ARMS, arm_cohort
+from dpnet.survival.studies import RunSchedule
 
-__all__ = ["arm_glrt_table"]
+__all__ = ["arm_glrt_table", "arm_set_rates", "first_reliable", "published_schedule"]
 
 
 def arm_glrt_table(
@@ -62,3 +66,44 @@ def arm_glrt_table(
         fits = centre_fits(cohort.x, cohort.time, cohort.event, local, penalizer=penalizer)
         table[:, k] = [f.lrt / 2 for f in fits]
     return table, ACTG175_ARMS
+
+
+def published_schedule(delta: float, eps: float, *, K: int, T: int) -> RunSchedule:
+    """The authors' Figure 5 runs (spec §6 Fig 5): fixed ``K`` and ``T`` (10 and 1000 in their notebook) and
+    their code's noise ``2KΔ|Θ|/ε`` with ``|Θ| = 2``: each treatment was a two-state problem against ZDV."""
+    return RunSchedule(int(K), int(T), float(noise_scale(delta, 2, eps, K, convention="authors_code")))
+
+
+def arm_set_rates(
+    result: PrivateMLEResult, arms: Sequence[str], *, best: str, control: str, rho: float, freq: float
+) -> dict[str, dict[str, float]]:
+    """How often each algorithm, at some centre, names a treatment other than ``best`` (``"wrong treatment"``)
+    or names no treatment at all (``"control only"``), over the replications.
+
+    The sets are those of :func:`~dpnet.inference.recovery_rates`: GM and AM at ``τ = 1/(1+e^ϱ)``, the
+    two-threshold rule at frequency ``freq`` of rounds won.
+    """
+    names = list(arms)
+    for name in (best, control):
+        if name not in names:
+            raise ParameterError(f"{name!r} is not one of the arms {names}")
+    others = [k for k, a in enumerate(names) if a not in (best, control)]
+    treatments = [k for k, a in enumerate(names) if a != control]
+    out = {}
+    for algorithm, sets in estimated_sets(result, rho=rho, freq=freq).items():
+        out[algorithm] = {
+            "wrong treatment": float(np.any(sets[..., others], axis=(-2, -1)).mean()),
+            "control only": float(np.any(~np.any(sets[..., treatments], axis=-1), axis=-1).mean()),
+        }
+    return out
+
+
+def first_reliable(eps_values: Sequence[float], probabilities: Sequence[float], level: float) -> float | None:
+    """The smallest ε of the grid from which on the probability stays ≥ ``level`` (None if it never does)."""
+    eps = np.asarray(eps_values, dtype=float)
+    ok = np.asarray(probabilities, dtype=float) >= level
+    if eps.shape != ok.shape or eps.ndim != 1:
+        raise ParameterError("eps_values and probabilities must be 1-D of the same length")
+    bad = np.flatnonzero(~ok)
+    start = 0 if bad.size == 0 else int(bad[-1]) + 1
+    return float(eps[start]) if start < len(eps) else None

@@ -1,0 +1,145 @@
+"""Chapter 4 (treatment-identification): parameters, the four-arm table, reseeded noise, the set rates,
+the reliability threshold and Figure 6's comparison."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpnet import book, networks
+from dpnet import inference as inf
+from dpnet.errors import ParameterError
+from dpnet.params import resolve
+from dpnet.survival import (
+    arm_cohort,
+    centre_fits,
+    cohort_centres,
+    comparison,
+    mle_study,
+    reseeded_noise,
+    treatments,
+)
+
+
+def defaults() -> dict:
+    return book.read_defaults(book.get_chapter("treatment-identification"))
+
+
+def test_defaults_are_the_papers_setting() -> None:
+    quick = resolve("treatment-identification", defaults())
+    assert (quick["n_centers"], quick["eps"], quick["alpha"], quick["threshold"]) == (5, 1.0, 0.05, 0.25)
+    assert (
+        quick["fig6_n_values"] == [10, 15, 20]
+        and quick["fig6_eps"][0] == 0.1
+        and quick["fig6_eps"][-1] == 1.6
+    )
+    assert np.allclose(np.diff(quick["fig6_eps"]), 0.25)  # the notebook's arange(0.1, 1.75, 0.25)
+    assert quick["runtime_n_values"] == [6, 12, 24, 48, 96] and quick["runtime_rows"] == [4096, 8192, 40960]
+    full = resolve("treatment-identification", {**defaults(), "mode": "full"})
+    assert full["replications"] >= 1000 and full["runtime_repeats"] >= 3
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("threshold", 0.7, r"threshold must be a real number > 0 and ≤ 0.5"),
+        ("fig6_eps", [0.5, 0.1], r"fig6_eps must be a strictly increasing list"),
+        ("runtime_dataset", "hiv", r"runtime_dataset must be one of 'cancer', 'actg'"),
+        ("runtime_rows", [50], r"runtime_rows must be"),
+        ("learning_rate", 0.0, r"learning_rate must be a real number > 0"),
+    ],
+)
+def test_bad_parameters_name_the_parameter(name: str, value: object, message: str) -> None:
+    with pytest.raises(ParameterError, match=message):
+        resolve("treatment-identification", {**defaults(), name: value})
+
+
+def test_runtime_cohorts_must_fill_every_centre() -> None:
+    with pytest.raises(ParameterError, match=r"every runtime_rows value must be at least the largest"):
+        resolve(
+            "treatment-identification",
+            {**defaults(), "runtime_rows": [100, 4096], "runtime_n_values": [6, 200]},
+        )
+
+
+def test_arm_table_is_the_centres_glrts(actg: pd.DataFrame) -> None:
+    centres = cohort_centres(actg.index.to_numpy(), 5)
+    table, arms = treatments.arm_glrt_table(actg, centres, penalizer=0.05)
+    assert arms == ("ZDV", "ZDV+ddI", "ZDV+Zal", "ddI") and table.shape == (5, 4)
+    np.testing.assert_array_equal(table[:, 0], 0.0)
+    cohort = arm_cohort(actg, "ZDV+Zal")
+    fits = centre_fits(cohort.x, cohort.time, cohort.event, cohort.index.to_numpy() % 5, penalizer=0.05)
+    np.testing.assert_allclose(table[:, 2], [f.lrt / 2 for f in fits], rtol=1e-12)
+    assert arms[int(np.argmax(table.sum(axis=0)))] == "ZDV+ddI"  # the best arm of Figure 4
+    with pytest.raises(ParameterError, match="centres must be"):
+        treatments.arm_glrt_table(actg, centres[:-1], penalizer=0.05)
+
+
+def test_reseeded_noise_shares_one_draw_across_treatments() -> None:
+    d = reseeded_noise(np.random.default_rng(0), 3.0, n_reps=4, K=5, n_agents=3, n_states=4)
+    assert d.shape == (4, 5, 3, 4)
+    np.testing.assert_array_equal(d[..., 1], d[..., 2])
+    np.testing.assert_array_equal(d[..., 1], d[..., 3])
+    assert not np.any(d[..., 0] == d[..., 1])
+    pair = inf.laplace_noise(np.random.default_rng(0), 3.0, n_reps=4, K=5, n_agents=3, n_states=2)
+    np.testing.assert_array_equal(d[..., :2], pair)  # the same stream as one two-state problem
+
+
+def test_reseeding_never_misorders_the_treatments() -> None:
+    table = np.array([[0.0, 3.0, 2.0, 1.0]] * 3)  # arm 1 is best; noise dwarfs the gaps
+    A = networks.metropolis_hastings(networks.make_graph("complete", 3)).toarray()
+    arms = ("C", "B", "X", "Y")
+    target = np.array([False, True, False, False])
+    sched = treatments.published_schedule(2.0, 0.5, K=10, T=40)
+    assert sched.noise_scale == pytest.approx(2 * 10 * 2 * 2.0 / 0.5)
+    rates = {}
+    for kind in ("reseeded", "independent"):
+        st = mle_study(table, A, sched, rho=math.log(3), target=target, freq=0.25, n_reps=300,
+                       rng_demo=np.random.default_rng(1), rng_mc=np.random.default_rng(2), noise=kind,
+                       trajectories=False)  # fmt: skip
+        rates[kind] = treatments.arm_set_rates(
+            st.run, arms, best="B", control="C", rho=math.log(3), freq=0.25
+        )
+    assert all(r["wrong treatment"] == 0.0 for r in rates["reseeded"].values())
+    assert rates["independent"]["GM"]["wrong treatment"] > 0.3
+    with pytest.raises(ParameterError, match="is not one of the arms"):
+        treatments.arm_set_rates(st.run, arms, best="Z", control="C", rho=1.0, freq=0.25)
+
+
+def test_first_reliable_needs_the_level_from_there_on() -> None:
+    eps = [0.1, 1.0, 10.0, 100.0]
+    assert treatments.first_reliable(eps, [0.2, 0.96, 0.9, 0.99], 0.95) == 100.0
+    assert treatments.first_reliable(eps, [0.96, 0.97, 0.99, 1.0], 0.95) == 0.1
+    assert treatments.first_reliable(eps, [0.1, 0.2, 0.3, 0.94], 0.95) is None
+
+
+def test_error_ratio_estimate_and_lower_bound() -> None:
+    assert comparison.error_ratio(np.full(10, 0.2), np.full(10, 0.01)) == (pytest.approx(20.0), "estimate")
+    ratio, kind = comparison.error_ratio(np.full(100, 0.3), np.zeros(100))
+    assert kind == "lower bound"
+    assert ratio == pytest.approx(0.3 / (1 - 0.05 ** (1 / 100)))  # 100 zeros: mean TVD ≤ 0.0295 at 95 %
+
+
+@pytest.mark.parametrize("variant", comparison.VARIANTS)
+def test_tvd_comparison_is_deterministic_and_bounded(actg: pd.DataFrame, variant: str) -> None:
+    ddi = arm_cohort(actg, "ddI")
+    task = comparison.ComparisonTask(
+        x=ddi.x.to_numpy(float), time=ddi.time.to_numpy(float), event=ddi.event.to_numpy(float),
+        row_index=ddi.index.to_numpy(), n_centres=10, eps=0.6, variant=variant, theta_alt=-math.log(2),
+        alpha=0.1, rho=0.1, period_length=10, lr=0.001, b_theta=1.0, n_reps=40,
+    )  # fmt: skip
+    one = comparison.tvd_comparison(task, np.random.default_rng(3))
+    two = comparison.tvd_comparison(task, np.random.default_rng(3))
+    assert one["K"] == 6  # ⌈2 ln(2/0.1)⌉, the authors' K at α = 0.1
+    for algorithm in comparison.ALGORITHMS:
+        np.testing.assert_array_equal(one["tvd"][algorithm], two["tvd"][algorithm])
+        assert one["tvd"][algorithm].shape == (40,)
+        assert np.all((one["tvd"][algorithm] >= 0) & (one["tvd"][algorithm] <= 1))
+    # gradient steps add at most 2 η B_θ T (paper) to consensus
+    assert one["first_order_drift"] <= 2 * 0.001 * one["T"] + 1e-12
+    records = comparison.tvd_records([task], [one])
+    assert {r["algorithm"] for r in records} == set(comparison.ALGORITHMS)
+    assert all(r["variant"] == variant and r["n"] == 10 for r in records)
