@@ -55,6 +55,7 @@ lint: env
 
 bench: env
 	$(PY) benchmarks/bench_power.py
+	$(PY) benchmarks/bench_treatment.py
 
 clean:
 	rm -rf _build results

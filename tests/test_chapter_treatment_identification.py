@@ -116,11 +116,17 @@ def test_first_reliable_needs_the_level_from_there_on() -> None:
     assert treatments.first_reliable(eps, [0.1, 0.2, 0.3, 0.94], 0.95) is None
 
 
-def test_error_ratio_estimate_and_lower_bound() -> None:
-    assert comparison.error_ratio(np.full(10, 0.2), np.full(10, 0.01)) == (pytest.approx(20.0), "estimate")
-    ratio, kind = comparison.error_ratio(np.full(100, 0.3), np.zeros(100))
-    assert kind == "lower bound"
-    assert ratio == pytest.approx(0.3 / (1 - 0.05 ** (1 / 100)))  # 100 zeros: mean TVD ≤ 0.0295 at 95 %
+def test_error_ratio_and_its_interval() -> None:
+    est = comparison.error_ratio(np.full(10, 0.2), np.r_[np.ones(1), np.zeros(9)])
+    assert est["ratio"] == pytest.approx(2.0)
+    # Clopper–Pearson for 1 success in 10: (0.00253, 0.445)
+    assert est["low"] == pytest.approx(0.2 / 0.44502, rel=1e-4)
+    assert est["high"] == pytest.approx(0.2 / 0.0025286, rel=1e-4)
+    zeros = comparison.error_ratio(np.full(100, 0.3), np.zeros(100))
+    assert zeros["ratio"] == math.inf and zeros["high"] == math.inf
+    assert zeros["low"] == pytest.approx(0.3 / (1 - 0.025 ** (1 / 100)))  # 100 zeros: mean ≤ 0.036 at 97.5 %
+    with pytest.raises(ParameterError, match=r"in \[0, 1\]"):
+        comparison.error_ratio(np.ones(3), np.full(3, 2.0))
 
 
 @pytest.mark.parametrize("variant", comparison.VARIANTS)

@@ -165,7 +165,9 @@ def _log_lr(frame: pd.DataFrame, labels: np.ndarray | None, variant: str, ties: 
     total = 0.0
     for mask in groups:
         part = frame[mask]
-        values = cox_partial_loglik(part["x"], part["time"], part["event"], thetas, variant=variant, ties=ties)
+        values = cox_partial_loglik(
+            part["x"], part["time"], part["event"], thetas, variant=variant, ties=ties
+        )
         total += values[0] - values[1]
     return total
 

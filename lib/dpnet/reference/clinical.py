@@ -108,9 +108,9 @@ def lambda_gap_checks(gaps: dict[str, float], tie_ranges: dict[str, tuple[float,
                         _close(gaps[key], want, tol), f"computed {gaps[key]:.4f}"))  # fmt: skip
             continue
         lo, hi = tie_ranges[key]
-        out.append((f"Λ(−log 2) − Λ(0) = {want} with the as-published likelihood, {where}, for some order of "
-                    "tied times", lo - tol <= want <= hi + tol,
-                    f"computed {lo:.2f} to {hi:.2f} over tie orders; {gaps[key]:.4f} with ties in row order"))  # fmt: skip
+        claim = f"Λ(−log 2) − Λ(0) = {want} with the as-published likelihood, {where}, for some order of ties"
+        detail = f"computed {lo:.2f} to {hi:.2f} over tie orders; {gaps[key]:.4f} with ties in row order"
+        out.append((claim, lo - tol <= want <= hi + tol, detail))
     return out
 
 

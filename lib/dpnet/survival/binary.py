@@ -69,14 +69,27 @@ class BinaryCox:
     events_1: float
     offset: float = 0.0
 
+    def _parts(self, theta: NDArray[np.float64]) -> tuple[NDArray[np.float64], ...]:
+        """Scaled risk sums: with ``θ⁺ = max(θ, 0)``, ``S = n₀ + n₁e^θ + c = e^{θ⁺} D``, where
+        ``D = n₀e^{−θ⁺} + n₁e^{θ−θ⁺} + c e^{−θ⁺}`` cannot overflow.
+
+        Returns ``(D, n₁e^{θ−θ⁺}, c e^{−θ⁺})``, each of shape ``(*θ.shape, m)``.
+        """
+        t = theta[..., None]
+        up = np.maximum(t, 0.0)
+        down, treated = np.exp(-up), np.exp(t - up)
+        a1 = self.at_risk_1 * treated
+        c = self.offset * down
+        return self.at_risk_0 * down + a1 + c, a1, c
+
     def _log_risk(self, theta: NDArray[np.float64]) -> NDArray[np.float64]:
         """``log(n₀ + n₁ e^θ + c)`` of every term, shape ``(*θ.shape, m)``, without overflow."""
-        t = theta[..., None]
-        with np.errstate(divide="ignore"):  # log 0 of an empty group is -inf, and logaddexp handles it
-            out = np.logaddexp(np.log(self.at_risk_0), np.log(self.at_risk_1) + t)
-            if self.offset:
-                out = np.logaddexp(out, np.log(self.offset))
-        return out
+        total, _, _ = self._parts(theta)
+        if np.all(total > 0):
+            return np.maximum(theta, 0.0)[..., None] + np.log(total)
+        with np.errstate(divide="ignore"):  # an underflowed sum: the exact (slower) log-sum-exp
+            out = np.logaddexp(np.log(self.at_risk_0), np.log(self.at_risk_1) + theta[..., None])
+            return np.logaddexp(out, np.log(self.offset)) if self.offset else out
 
     def loglik(self, theta: ArrayLike) -> NDArray[np.float64] | float:
         """``Λ(θ)`` at every ``θ`` (any shape; a float for a scalar)."""
@@ -93,8 +106,10 @@ class BinaryCox:
     def information(self, theta: ArrayLike) -> NDArray[np.float64] | float:
         r"""``−Λ''(θ) = Σ_m w_m π_m (1 − π_m − c/S_m)`` with ``S_m = n₀ₘ + n₁ₘ e^θ + c``."""
         t = _theta(theta)
-        share = self._share(t)
-        rest = np.exp(np.log(self.offset) - self._log_risk(t)) if self.offset else 0.0
+        total, treated, offset = self._parts(t)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share, rest = treated / total, offset / total
+        share, rest = np.nan_to_num(share), np.nan_to_num(rest)  # an empty risk set carries no weight
         out = (self.weight * share * (1.0 - share - rest)).sum(axis=-1)
         return float(out) if out.ndim == 0 else out
 
@@ -129,8 +144,10 @@ class BinaryCox:
         raise ParameterError(f"the Cox fit did not converge in max_iter = {max_iter} Newton steps")
 
     def _share(self, t: NDArray[np.float64]) -> NDArray[np.float64]:
-        with np.errstate(divide="ignore"):
-            return np.exp(np.log(self.at_risk_1) + t[..., None] - self._log_risk(t))
+        """``π_m = n₁ₘ e^θ / S_m``, the treated share of each risk set."""
+        total, treated, _ = self._parts(t)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.nan_to_num(treated / total)
 
 
 def _theta(theta: ArrayLike) -> NDArray[np.float64]:

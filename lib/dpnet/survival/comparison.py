@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import special
+from scipy import special, stats
 
 from dpnet import networks
 from dpnet.errors import ParameterError
@@ -207,21 +207,32 @@ def tvd_records(tasks: Sequence[ComparisonTask], outputs: Sequence[dict[str, Any
     return rows
 
 
-def error_ratio(baseline: ArrayLike, ours: ArrayLike, *, confidence: float = 0.95) -> tuple[float, str]:
-    """How many times larger the baseline's mean TVD is than ours: ``(ratio, "estimate")``, or, when our
-    TVD is 0 in every replication, ``(lower bound, "lower bound")``.
+def error_ratio(baseline: ArrayLike, ours: ArrayLike, *, confidence: float = 0.95) -> dict[str, float]:
+    """How many times larger the baseline's mean TVD is than ours, with a two-sided confidence interval.
 
-    TVDs lie in ``[0, 1]``, so ``R`` zeros bound their mean by ``1 − (1 − confidence)^{1/R}`` at the
-    given confidence (``P[all zero] ≤ (1 − mean)^R``); the ratio is then at least the baseline's mean over
-    that bound. A ratio of mean TVDs is what "up to 100 times smaller errors" can mean here.
+    Returns ``{"ratio", "low", "high"}``: the ratio of the means (``inf`` when our TVD is 0 in every
+    replication) and ``baseline mean / (upper, lower)`` confidence limit of our mean. Our mean's limits
+    are Clopper–Pearson's Beta quantiles at the summed TVD ``s = Σ_r TVD_r`` of ``R`` replications,
+    ``B⁻¹(α/2; s, R − s + 1)`` and ``B⁻¹(1 − α/2; s + 1, R − s)``: exact for 0/1 values and conservative
+    for values in ``[0, 1]``. So ``R`` zeros give ``low = baseline / (1 − (α/2)^{1/R})`` and
+    ``high = inf``. The baseline's mean, over the same number of runs and far from 0, is taken as exact.
     """
     b, o = np.asarray(baseline, dtype=float), np.asarray(ours, dtype=float)
     if b.ndim != 1 or o.ndim != 1 or o.size < 1 or b.size < 1:
         raise ParameterError("baseline and ours must be non-empty 1-D arrays of per-replication TVDs")
-    if o.mean() > 0:
-        return float(b.mean() / o.mean()), "estimate"
-    level = real(gt=0.0, lt=1.0)("confidence", confidence)
-    return float(b.mean() / (1.0 - (1.0 - level) ** (1.0 / o.size))), "lower bound"
+    if np.any((o < 0) | (o > 1)):
+        raise ParameterError("ours must hold total variation distances in [0, 1]")
+    tail = (1.0 - real(gt=0.0, lt=1.0)("confidence", confidence)) / 2
+    R, total = o.size, float(o.sum())
+    upper = float(stats.beta.ppf(1 - tail, total + 1, R - total)) if total < R else 1.0
+    lower = float(stats.beta.ppf(tail, total, R - total + 1)) if total > 0 else 0.0
+    mean_b = float(b.mean())
+    with np.errstate(divide="ignore"):
+        return {
+            "ratio": float(np.divide(mean_b, total / R)),
+            "low": mean_b / upper,
+            "high": float(np.divide(mean_b, lower)),
+        }
 
 
 def _mean_tv(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
