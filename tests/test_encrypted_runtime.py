@@ -125,3 +125,12 @@ def test_resampling_and_one_core() -> None:
 def test_binary_counts_underlie_both_methods() -> None:
     x, t, d = _cohort(seed=6)
     assert binary_cox(x, t, d).lrt()[1] == pytest.approx(fit_cox(x, t, d).lrt, rel=1e-9)
+
+
+def test_runtime_without_he_times_dp_only() -> None:
+    x, t, d = _cohort(seed=8)
+    task = runtime.RuntimeTask(x=x, time=t, event=d, rows=200, n_values=(4,), repeats=1, theta_alt=-0.5,
+                               with_he=False)  # fmt: skip
+    records = runtime.runtime_task(task, np.random.default_rng(1))
+    assert {r["method"] for r in records} == {runtime.METHODS[0]}
+    assert runtime.speedups(records) == {}  # nothing to compare: the chapter says so instead of a ratio

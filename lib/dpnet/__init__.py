@@ -7,7 +7,10 @@ Modules are named for what they hold:
 - :mod:`dpnet.power` — the privacy–power dilemma (exact randomized-response power, Laplace Monte Carlo);
 - :mod:`dpnet.networks` — Metropolis–Hastings weights, graph families, spectral constants;
 - :mod:`dpnet.inference` — private distributed MLE (AM/GM, two-threshold), schedules, error rates;
-- :mod:`dpnet.survival` — clinical cohorts, the Cox model, centre splits, lifelines fits, private tests;
+- :mod:`dpnet.survival` — clinical cohorts, the Cox model, centre splits, lifelines fits, private tests,
+  best-treatment identification and the comparison with a first-order baseline;
+- :mod:`dpnet.encrypted` — a homomorphic-encryption (CKKS) aggregation baseline, with TenSEAL;
+- :mod:`dpnet.runtime` — timing the private test against the encryption baseline;
 - :mod:`dpnet.reference` — numbers published in the papers and the checks against them;
 - :mod:`dpnet.plotting` — the figure idioms shared by the chapters;
 - :mod:`dpnet.sweep` — the one Monte Carlo sweep helper (seeded per task, parallel, with progress);
