@@ -57,10 +57,11 @@ def main() -> None:
     target = np.array([False, True, False, False])
 
     def curve_point() -> None:
-        sv.private_mle_study(table, A, a_star=a_star, delta=2.0, eps=1.0, alpha=0.05, rho=math.log(3),
-                             convention="paper", target=target, freq=0.25, n_reps=R,
-                             rng_demo=np.random.default_rng(1), rng_mc=np.random.default_rng(2),
-                             trajectories=False)  # fmt: skip
+        paper = sv.code_schedule(table, a_star=a_star, delta=2.0, eps=1.0, alpha=0.05, rho=math.log(3),
+                                 convention="paper")  # fmt: skip
+        sv.mle_study(table, A, paper, rho=math.log(3), target=target, freq=0.25, n_reps=R,
+                     rng_demo=np.random.default_rng(1), rng_mc=np.random.default_rng(2),
+                     trajectories=False)  # fmt: skip
         sched = treatments.published_schedule(2.0, 1.0, K=10, T=1000)
         sv.mle_study(table, A, sched, rho=math.log(3), target=target, freq=0.25, n_reps=R,
                      rng_demo=np.random.default_rng(1), rng_mc=np.random.default_rng(2), noise="reseeded",

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpnet import book, networks
+from dpnet import book, networks, reference
 from dpnet import inference as inf
 from dpnet.errors import ParameterError
 from dpnet.params import resolve
@@ -149,3 +149,36 @@ def test_tvd_comparison_is_deterministic_and_bounded(actg: pd.DataFrame, variant
     records = comparison.tvd_records([task], [one])
     assert {r["algorithm"] for r in records} == set(comparison.ALGORITHMS)
     assert all(r["variant"] == variant and r["n"] == 10 for r in records)
+
+
+def test_exceeds_everywhere_and_ratio_summary() -> None:
+    points = [("first-order", 0.6, 0.2), ("GM", 0.6, 0.1), ("first-order", 0.1, 0.1), ("GM", 0.1, 0.3)]
+    records = [{"variant": "v", "algorithm": a, "n": 10, "eps": e, "mean": m} for a, e, m in points]
+    assert comparison.exceeds_everywhere(records, "v", above="first-order", below="GM", eps_from=0.6)
+    assert not comparison.exceeds_everywhere(records, "v", above="first-order", below="GM", eps_from=0.1)
+    with pytest.raises(ParameterError, match="no w records"):
+        comparison.exceeds_everywhere(records, "w", above="first-order", below="GM", eps_from=0.6)
+    ratios = [{"n": 10, "eps": 0.6, "ratio": 5.0, "low": 2.0, "high": 40.0},
+              {"n": 15, "eps": 1.6, "ratio": math.inf, "low": 30.0, "high": math.inf}]  # fmt: skip
+    summary = comparison.ratio_summary(ratios, claim=100.0)
+    assert summary["largest estimate"]["n"] == 10 and summary["largest assured"]["n"] == 15
+    assert summary["claim not excluded"]  # an infinite upper limit admits any ratio
+    assert not comparison.ratio_summary(ratios[:1], claim=100.0)["claim not excluded"]
+
+
+def test_published_checks_pass_on_the_claims_and_fail_otherwise() -> None:
+    good = reference.figure5_checks("ZDV+ddI", 0.0, {"GM": 0.9, "AM": 0.8}, 1000)
+    assert all(ok for _, ok, _ in good)
+    assert [ok for _, ok, _ in reference.figure5_checks("ddI", 0.01, {"GM": 0.26}, 1000)] == [False] * 3
+    largest = {"n": 15, "eps": 1.35, "ratio": 120.0, "low": 20.0, "high": 900.0}
+    above = {"paper": True, "as_published": True}
+    assert all(ok for _, ok, _ in reference.figure6_checks(above, 2.0, [0.08, 0.19], (1.2, 50.0), largest))
+    below = {"paper": False, "as_published": False}
+    failing = reference.figure6_checks(below, 0.9, [0.08, 0.218], (0.07, 0.78), {**largest, "ratio": 96.7})
+    assert [ok for _, ok, _ in failing] == [False] * 4
+    assert not reference.figure6_checks(above, 2.0, [0.1], (1.0, 2.0), None)[-1][
+        1
+    ]  # GM never erred: no ratio
+    assert [ok for _, ok, _ in reference.runtime_checks(0.07, {(6, 4096): 12.0})] == [True, True]
+    assert [ok for _, ok, _ in reference.runtime_checks(12.0, {(6, 4096): 8.5})] == [False, False]
+    assert reference.runtime_checks(None, {}) == []

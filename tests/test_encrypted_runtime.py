@@ -15,7 +15,7 @@ import pytest
 from dpnet import encrypted, networks, runtime
 from dpnet import inference as inf
 from dpnet.errors import ParameterError
-from dpnet.survival import binary_cox, centre_loglik, cox_sensitivity, fit_cox
+from dpnet.survival import centre_loglik, code_schedule, cox_sensitivity, fit_cox
 
 needs_tenseal = pytest.mark.skipif(
     not encrypted.tenseal_available(), reason="TenSEAL (the 'he' extra) is absent"
@@ -87,7 +87,7 @@ def test_timed_dp_test_is_the_closed_form_gm_statistic() -> None:
     table = centre_loglik(x, t, d, centres, [0.0, theta1])
     A = networks.metropolis_hastings(networks.make_graph("complete", 5)).toarray()
     a_star, delta = networks.spectral_constants(A).a_star, cox_sensitivity(abs(theta1))
-    sched = runtime.dp_runtime_schedule(table, a_star=a_star, delta=delta, **runtime.RUNTIME_SETTING)
+    sched = code_schedule(table, a_star=a_star, delta=delta, **runtime.RUNTIME_SETTING, convention="paper")
     noise = inf.laplace_noise(np.random.default_rng(9), sched.noise_scale, n_reps=1, K=sched.K, n_agents=5,
                               n_states=2)[0]  # fmt: skip
     want = inf.gm_test_statistic(inf.scaled_log_ratios(table, A, sched.T, noise))
@@ -120,11 +120,6 @@ def test_resampling_and_one_core() -> None:
             assert len(runtime.os.sched_getaffinity(0)) == 1
     if before is not None:
         assert runtime.os.sched_getaffinity(0) == before
-
-
-def test_binary_counts_underlie_both_methods() -> None:
-    x, t, d = _cohort(seed=6)
-    assert binary_cox(x, t, d).lrt()[1] == pytest.approx(fit_cox(x, t, d).lrt, rel=1e-9)
 
 
 def test_runtime_without_he_times_dp_only() -> None:

@@ -27,6 +27,7 @@ from dpnet.survival import (
     centre_fits,
     centre_information,
     centre_loglik,
+    code_schedule,
     cohort_centres,
     composite_table,
     composite_test,
@@ -37,8 +38,8 @@ from dpnet.survival import (
     fit_cox,
     kaplan_meier,
     logrank_pvalue,
+    mle_study,
     observed_statistic,
-    private_mle_study,
     prop46_schedule,
     simple_alternative,
     simple_test,
@@ -735,24 +736,24 @@ def test_operating_characteristics_and_summary() -> None:
     assert summary["median p (with noise)"] == pytest.approx(float(test.pvalue(S[1:2], noise)[0]))
 
 
-def test_private_mle_study_is_deterministic_and_consistent() -> None:
+def test_mle_study_with_the_code_schedule_is_deterministic_and_consistent() -> None:
     table = np.array([[0.0, 3.0], [0.0, 2.0], [0.0, 2.5]])
     A = networks.metropolis_hastings(networks.make_graph("complete", 3)).toarray()
-    kwargs = dict(a_star=networks.spectral_constants(A).a_star, delta=1.0, eps=1.0, alpha=0.05, rho=1.5,
-                  convention="paper", target=np.array([False, True]), freq=0.2, n_reps=50)  # fmt: skip
-    one = private_mle_study(
-        table, A, **kwargs, rng_demo=np.random.default_rng(1), rng_mc=np.random.default_rng(2)
-    )
-    two = private_mle_study(
-        table, A, **kwargs, rng_demo=np.random.default_rng(1), rng_mc=np.random.default_rng(2)
-    )
+    kwargs = dict(target=np.array([False, True]), freq=0.2, n_reps=50, rho=1.5)
+    setting = dict(a_star=networks.spectral_constants(A).a_star, delta=1.0, eps=1.0, alpha=0.05, rho=1.5)
+
+    def study(convention: str):
+        sched = code_schedule(table, **setting, convention=convention)
+        return mle_study(table, A, sched, **kwargs, rng_demo=np.random.default_rng(1),
+                         rng_mc=np.random.default_rng(2))  # fmt: skip
+
+    one, two = study("paper"), study("paper")
     assert one.rates == two.rates
     np.testing.assert_array_equal(one.gm, two.gm)
     assert one.gm.shape == one.am.shape == one.nonprivate.shape == (one.T + 1, 3, 2)
     np.testing.assert_allclose(one.nonprivate[-1, :, 1], 1.0)  # the non-private run finds the MLE
     assert one.noise_scale == pytest.approx(1.0 * one.K * 2 / 1.0)
-    code = private_mle_study(table, A, **{**kwargs, "convention": "authors_code"},
-                             rng_demo=np.random.default_rng(1), rng_mc=np.random.default_rng(2))  # fmt: skip
+    code = study("authors_code")
     assert code.noise_scale == pytest.approx(2 * one.noise_scale)
     assert one.rates == inf.recovery_rates(one.run, kwargs["target"], rho=1.5, freq=0.2)
 

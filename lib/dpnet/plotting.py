@@ -325,13 +325,11 @@ def band_curves(
     group: str,
     floor: float | None = None,
     z: float = 1.96,
-    style: Mapping[Any, Mapping[str, Any]] | None = None,
 ) -> None:
     """One line per value of ``group`` with a band of ``±z`` standard errors.
 
     ``frame`` (a pandas DataFrame) holds the columns ``x``, ``group``, ``"mean"`` and ``"se"``; with
     ``floor``, the line and band are clipped below at ``floor`` (for a log axis that must show zeros).
-    ``style`` maps a group value to extra line keyword arguments.
     """
     for k, (key, part) in enumerate(frame.sort_values(x).groupby(group, sort=False)):
         xs = part[x].to_numpy(float)
@@ -339,10 +337,8 @@ def band_curves(
         lo, hi = mean - z * se, mean + z * se
         if floor is not None:
             mean, lo, hi = (np.maximum(v, floor) for v in (mean, lo, hi))
-        kwargs = {"color": f"C{k}", "marker": "o", "ms": 3.5, "label": f"{group} = {key}"}
-        kwargs.update((style or {}).get(key, {}))
-        (line,) = ax.plot(xs, mean, **kwargs)
-        ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.18, lw=0)
+        ax.plot(xs, mean, color=f"C{k}", marker="o", ms=3.5, label=f"{group} = {key}")
+        ax.fill_between(xs, lo, hi, color=f"C{k}", alpha=0.18, lw=0)
 
 
 def grouped_bars(

@@ -6,7 +6,7 @@ Both methods answer the same question on the same centres: does a binary covaria
   ``Θ = {0, θ₁}`` and adds Laplace noise for ``K`` rounds (*local*); the centres then run ``K`` rounds of
   ``T`` belief exchanges, literally, one iteration at a time, and aggregate by GM into the test
   statistic ``S_i`` (*communication*: Alg 1 and the §4.2 statistic). ``K`` and ``T`` come from the
-  authors' code formulas with the settings of their runtime study (:func:`dp_runtime_schedule`).
+  authors' code formulas with the settings of their runtime study (:data:`RUNTIME_SETTING`).
 - **HE** (:func:`time_he_test`): each centre counts its patients at risk and its events by covariate
   on a public time grid and encrypts the counts under CKKS (*local*); an aggregator adds the
   ciphertexts (*communication*, including (de)serialisation of every message); the key holder decrypts
@@ -37,9 +37,9 @@ from dpnet import encrypted, networks
 from dpnet.inference import gm_test_statistic, iterate_log_beliefs, laplace_noise
 from dpnet.params import integer, real
 from dpnet.survival.binary import counts_likelihood, risk_set_counts
-from dpnet.survival.centres import _labels, centre_loglik
-from dpnet.survival.cox import check_cohort, cox_sensitivity
-from dpnet.survival.studies import RunSchedule, code_schedule
+from dpnet.survival.centres import _labels
+from dpnet.survival.cox import check_cohort, cox_partial_loglik, cox_sensitivity
+from dpnet.survival.studies import code_schedule
 
 __all__ = [
     "METHODS",
@@ -47,7 +47,6 @@ __all__ = [
     "RUNTIME_SETTING",
     "RuntimeTask",
     "Timing",
-    "dp_runtime_schedule",
     "one_core",
     "resample_rows",
     "runtime_task",
@@ -107,13 +106,6 @@ def _phases(setup: float, local: float, communication: float, decryption: float,
             "total": total, "local per centre": local / n}  # fmt: skip
 
 
-def dp_runtime_schedule(
-    table: ArrayLike, *, a_star: float, delta: float, eps: float, alpha: float, rho: float
-) -> RunSchedule:
-    """The authors' code ``K``, ``T`` and the paper's noise ``ΔK|Θ|/ε`` (:func:`code_schedule`)."""
-    return code_schedule(table, a_star=a_star, delta=delta, eps=eps, alpha=alpha, rho=rho, convention="paper")
-
-
 def time_dp_test(
     x: ArrayLike,
     time_: ArrayLike,
@@ -131,8 +123,9 @@ def time_dp_test(
     *local*: every centre's partial log-likelihood at ``{0, θ₁}`` (eq. 3) plus its ``K × 2`` Laplace draws
     of scale ``ΔK|Θ|/ε`` (``Δ = 2|θ₁|``, binary covariate); *communication*: ``K`` rounds of ``T``
     iterations of eq. (12) in log space (:func:`~dpnet.inference.iterate_log_beliefs`) and the GM
-    statistic. ``K`` and ``T`` (:func:`dp_runtime_schedule`) depend on the centres' likelihoods, so they
-    are computed between the two phases, untimed.
+    statistic. ``K`` and ``T`` depend on the centres' likelihoods, so they
+    are computed between the two phases (untimed) by :func:`~dpnet.survival.code_schedule` with the
+    paper's noise ``ΔK|Θ|/ε``.
     """
     xs, ts, ev = check_cohort(x, time_, event)
     labels, n = _labels(centres, len(xs))
@@ -143,10 +136,11 @@ def time_dp_test(
     a_star = networks.spectral_constants(A).a_star
     masks = [labels == i for i in range(n)]
     start = time.perf_counter()
-    table = np.stack([centre_loglik(xs[m], ts[m], ev[m], np.zeros(int(m.sum()), np.int64), states)[0]
-                      for m in masks])  # fmt: skip
+    table = np.stack([cox_partial_loglik(xs[m], ts[m], ev[m], states) for m in masks])
     schedule_start = time.perf_counter()
-    sched = dp_runtime_schedule(table, a_star=a_star, delta=delta, eps=eps, alpha=alpha, rho=rho)
+    sched = code_schedule(
+        table, a_star=a_star, delta=delta, eps=eps, alpha=alpha, rho=rho, convention="paper"
+    )
     schedule_end = time.perf_counter()
     noise = laplace_noise(rng, sched.noise_scale, n_reps=1, K=sched.K, n_agents=n, n_states=2)[0]
     local = (schedule_start - start) + (time.perf_counter() - schedule_end)

@@ -6,7 +6,8 @@ outcome for the reproducibility report.
 
 One module per chapter: :mod:`~dpnet.reference.dilemma` (Figures 1–2),
 :mod:`~dpnet.reference.complexity` (Tables 1–2), :mod:`~dpnet.reference.clinical` (Figures 3, 4, 14.x and
-the §5 tests). Every public name is re-exported here.
+the §5 tests), :mod:`~dpnet.reference.identification` (Figures 5, 6, 14.2). Every public name is
+re-exported here.
 """
 
 from __future__ import annotations
@@ -86,6 +87,17 @@ from dpnet.reference.dilemma import (
     is_figure1_setting,
     is_figure2_setting,
 )
+from dpnet.reference.identification import (
+    CLAIMED_SPEEDUP,
+    FIG6_CLAIMED_RATIO,
+    FIG6_EPS_FROM,
+    FIG6_FIRST_ORDER_BAND,
+    RUNTIME_LIMIT_SECONDS,
+    RUNTIME_POINT,
+    figure5_checks,
+    figure6_checks,
+    runtime_checks,
+)
 
 __all__ = [
     "ACTG_ARM_EVENTS",
@@ -95,6 +107,7 @@ __all__ = [
     "ACTG_NOISE_TOLERANCE",
     "ACTG_SETTING",
     "CLAIMED_MAX_CRITICAL_BUDGET",
+    "CLAIMED_SPEEDUP",
     "CLAIM_CENTRAL_P",
     "CLAIM_DISTRIBUTED_P",
     "CODE_ROUNDS",
@@ -114,6 +127,9 @@ __all__ = [
     "FIG3_POOLED",
     "FIG4_BEST_ARM",
     "FIG4_PAIRWISE",
+    "FIG6_CLAIMED_RATIO",
+    "FIG6_EPS_FROM",
+    "FIG6_FIRST_ORDER_BAND",
     "FIG143_RAW_COEF",
     "FIG143_RAW_COEF_TOLERANCE",
     "FIG145_FREQ",
@@ -123,6 +139,8 @@ __all__ = [
     "ORACLE_TOLERANCE",
     "PAPER_PENALIZER",
     "P_RELATIVE_TOLERANCE",
+    "RUNTIME_LIMIT_SECONDS",
+    "RUNTIME_POINT",
     "SPEC000_BOUNDARIES",
     "SPEC000_PILOT",
     "SPEC000_ROUNDS",
@@ -148,10 +166,13 @@ __all__ = [
     "figure2_gap",
     "figure3_checks",
     "figure4_checks",
+    "figure5_checks",
+    "figure6_checks",
     "is_figure1_setting",
     "is_figure2_setting",
     "is_table1_setting",
     "lambda_gap_checks",
+    "runtime_checks",
     "success_checks",
     "table1_checks",
     "table2_checks",

@@ -69,7 +69,6 @@ from dpnet.survival.studies import (
     RunSchedule,
     code_schedule,
     mle_study,
-    private_mle_study,
     reseeded_noise,
 )
 
@@ -109,7 +108,6 @@ __all__ = [
     "observed_statistic",
     "period_loglik",
     "periods",
-    "private_mle_study",
     "prop46_schedule",
     "reseeded_noise",
     "risk_set_counts",

@@ -33,7 +33,7 @@ TVD over all iterations (spec D8); neither is done here.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -71,6 +71,8 @@ __all__ = [
     "VARIANTS",
     "ComparisonTask",
     "error_ratio",
+    "exceeds_everywhere",
+    "ratio_summary",
     "tvd_comparison",
     "tvd_records",
 ]
@@ -238,3 +240,30 @@ def error_ratio(baseline: ArrayLike, ours: ArrayLike, *, confidence: float = 0.9
 def _mean_tv(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float64]:
     """Total variation per replication and agent, averaged over the agents: shape ``(R,)``."""
     return np.asarray(total_variation(p, q)).mean(axis=-1)
+
+
+def exceeds_everywhere(
+    records: Sequence[Mapping[str, Any]], variant: str, *, above: str, below: str, eps_from: float
+) -> bool:
+    """Whether ``above``'s mean TVD exceeds ``below``'s at every n and every ε ≥ ``eps_from``, in the
+    records of :func:`tvd_records` for one variant."""
+    mean = {(r["algorithm"], r["n"], r["eps"]): r["mean"] for r in records if r["variant"] == variant}
+    points = {(n, e) for (_, n, e) in mean if e >= eps_from}
+    if not points:
+        raise ParameterError(f"no {variant} records at ε ≥ {eps_from}")
+    return all(mean[(above, n, e)] > mean[(below, n, e)] for n, e in points)
+
+
+def ratio_summary(ratios: Sequence[Mapping[str, Any]], *, claim: float) -> dict[str, Any]:
+    """The extremes of :func:`error_ratio` records (keys ``n``, ``eps``, ``ratio``, ``low``, ``high``):
+    the smallest ratio, the largest finite one (``None`` if every ratio is infinite), the point whose
+    lower confidence limit is largest, and whether ``claim`` lies below some point's upper limit."""
+    if not ratios:
+        raise ParameterError("ratio_summary needs at least one record")
+    finite = [r for r in ratios if math.isfinite(r["ratio"])]
+    return {
+        "smallest": min(ratios, key=lambda r: r["ratio"]),
+        "largest estimate": max(finite, key=lambda r: r["ratio"]) if finite else None,
+        "largest assured": max(ratios, key=lambda r: r["low"]),
+        "claim not excluded": any(r["high"] >= claim for r in ratios),
+    }

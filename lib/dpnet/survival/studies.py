@@ -4,7 +4,7 @@ The authors' runs on the clinical cohorts (Figs 5, 14.1a–b, 14.4, 14.5) all fo
 rounds ``K`` and iterations ``T`` (:class:`RunSchedule`, usually from the authors' code formulas,
 :func:`code_schedule`), Laplace noise, one run drawn for the figure, and — what the paper does not do —
 Monte Carlo replications that say how often each algorithm recovers the target set. :func:`mle_study`
-is that recipe; :func:`private_mle_study` is it with the authors' code schedule.
+is that recipe.
 
 The noise is independent over centres, rounds and states (the paper), or, for the authors'
 multi-treatment runs, *reseeded* (:func:`reseeded_noise`): their notebook reset the random seed before
@@ -33,7 +33,7 @@ from dpnet.inference import (
 from dpnet.inference._checks import _check_loglik
 from dpnet.params import choice, integer
 
-__all__ = ["MLEStudy", "RunSchedule", "code_schedule", "mle_study", "private_mle_study", "reseeded_noise"]
+__all__ = ["MLEStudy", "RunSchedule", "code_schedule", "mle_study", "reseeded_noise"]
 
 NoiseKind = Literal["independent", "reseeded"]
 
@@ -161,31 +161,3 @@ def mle_study(
         K=K, T=T, noise_scale=b, gm=paths["gm"], am=paths["am"], count_path=paths["counts"],
         nonprivate=nonprivate, run=run, rates=recovery_rates(run, target, rho=rho, freq=freq),
     )  # fmt: skip
-
-
-def private_mle_study(
-    table: ArrayLike,
-    A: NDArray[np.float64],
-    *,
-    a_star: float,
-    delta: float,
-    eps: float,
-    alpha: float,
-    rho: float,
-    convention: Convention,
-    target: ArrayLike,
-    freq: float,
-    n_reps: int,
-    rng_demo: np.random.Generator,
-    rng_mc: np.random.Generator,
-    noise: NoiseKind = "independent",
-    trajectories: bool = True,
-) -> MLEStudy:
-    """:func:`mle_study` with the authors' ``K``, ``T`` (:func:`code_schedule`).
-
-    The noise scale is ``ΔK|Θ|/ε`` (``convention="paper"``) or twice that (``"authors_code"``, spec D2).
-    """
-    schedule = code_schedule(table, a_star=a_star, delta=delta, eps=eps, alpha=alpha, rho=rho,
-                             convention=convention)  # fmt: skip
-    return mle_study(table, A, schedule, rho=rho, target=target, freq=freq, n_reps=n_reps, rng_demo=rng_demo,
-                     rng_mc=rng_mc, noise=noise, trajectories=trajectories)  # fmt: skip
