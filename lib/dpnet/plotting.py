@@ -31,6 +31,7 @@ __all__ = [
     "plain_log",
     "plot_error_rates",
     "power_curves",
+    "ratio_paths",
 ]
 
 STYLE = {"figure.dpi": 110}  # rc settings that take effect when the figure is created
@@ -358,3 +359,28 @@ def grouped_bars(
                edgecolor="white", lw=0.5)  # fmt: skip
     ax.set_xticks(range(len(categories)), [str(c) for c in categories])
     ax.grid(alpha=GRID_ALPHA, axis="y")
+
+
+def ratio_paths(
+    ax: Axes,
+    ratios: ArrayLike,
+    *,
+    limit: float | None = None,
+    band: tuple[ArrayLike, ArrayLike] | None = None,
+    limit_label: str = "non-private limit",
+) -> None:
+    """Each agent's time-averaged log-belief ratio against the period ``t`` (``ratios`` of shape
+    ``(T, n)``, log ``t`` axis), with an optional dashed limit and a grey band (e.g. 5–95 % of runs)."""
+    arr = np.asarray(ratios, dtype=float)
+    t = np.arange(1, arr.shape[0] + 1)
+    if band is not None:
+        ax.fill_between(t, band[0], band[1], color="0.5", alpha=0.2, lw=0, label="5–95 % of private runs")
+    for i in range(arr.shape[1]):
+        color = plt.cm.viridis(i / max(arr.shape[1] - 1, 1))
+        ax.plot(t, arr[:, i], color=color, lw=1.0, label=f"centre {i + 1}")
+    if limit is not None:
+        ax.axhline(limit, color="0.1", ls="--", lw=1.2, label=limit_label)
+    ax.axhline(0.0, color="0.6", lw=0.6)
+    ax.set_xscale("log")
+    ax.set_xlabel("period t")
+    ax.grid(alpha=GRID_ALPHA)

@@ -81,6 +81,7 @@ CATALOGUE: tuple[Item, ...] = (
         ("Fig 14.2", "Runtime vs number of providers"),
     ]),
     *_items("003", "online-learning", [
+        ("§4.3", "Online learning: time-averaged limit, Cesàro averaging of the noise, horizon of Thm 4.7"),
         ("Fig 14.1c", "ACTG 175 private online learning"),
         ("Fig 14.6", "Cancer cohort private online learning"),
     ]),

@@ -72,7 +72,10 @@ comes from an explicit :class:`numpy.random.Generator` argument ``rng``.
   on ``K·T``;
 - :mod:`~dpnet.inference.rates` — error rates and whether one exceeds its target, recovery rates,
   total variation, the error-rate sweep task;
-- :mod:`~dpnet.inference.online` — online learning from streams (Algs 3 and 5);
+- :mod:`~dpnet.inference.online` — online learning from streams (Algs 3 and 5), its limit and horizon
+  (Thm 4.7; 000's Thm 3.6);
+- :mod:`~dpnet.inference.signals` — synthetic intermittent signal streams and their closed forms (KL, ``Q``,
+  ``Δ``), simulated without storing the stream;
 - :mod:`~dpnet.inference.first_order` — the first-order DP diffusion baseline of §14.4 (Rizk et al. 2023);
 
 Every public name is re-exported here: ``from dpnet import inference as inf; inf.schedule_thm42(...)``.
@@ -131,7 +134,18 @@ from dpnet.inference.noise import (
     noise_scale,
     noise_std_sum,
 )
-from dpnet.inference.online import online_beliefs, online_log_ratios
+from dpnet.inference.online import (
+    OnlineRuns,
+    identifies,
+    online_beliefs,
+    online_gap,
+    online_horizon,
+    online_limit,
+    online_log_ratios,
+    online_runs,
+    online_sets,
+    time_averaged_ratios,
+)
 from dpnet.inference.problem import (
     ProblemConstants,
     belief_threshold,
@@ -174,6 +188,7 @@ from dpnet.inference.schedules import (
     schedule_thm43,
     schedule_thm45,
 )
+from dpnet.inference.signals import SignalModel, arrival_variance, informative_model, simulate_online
 from dpnet.inference.simulation import PrivateMLEResult, run_private_mle
 from dpnet.inference.trajectories import belief_trajectory, iterate_log_beliefs, scaled_trajectory
 
@@ -185,10 +200,13 @@ __all__ = [
     "ErrorRateTask",
     "ErrorRates",
     "FirstOrderConvention",
+    "OnlineRuns",
     "PrivateMLEResult",
     "ProblemConstants",
+    "SignalModel",
     "ThresholdSchedule",
     "am_beliefs",
+    "arrival_variance",
     "asymptotic_log_ratios",
     "belief_threshold",
     "belief_trajectory",
@@ -210,6 +228,8 @@ __all__ = [
     "glrt_threshold_centralised",
     "gm_log_beliefs",
     "gm_test_statistic",
+    "identifies",
+    "informative_model",
     "iterate_log_beliefs",
     "iterations_authors_code",
     "iterations_bound",
@@ -231,7 +251,12 @@ __all__ = [
     "noise_std_sum",
     "nonprivate_log_beliefs",
     "online_beliefs",
+    "online_gap",
+    "online_horizon",
+    "online_limit",
     "online_log_ratios",
+    "online_runs",
+    "online_sets",
     "optimal_rho",
     "problem_constants",
     "recovery_rates",
@@ -253,7 +278,9 @@ __all__ = [
     "schedule_thm45",
     "select_am",
     "select_gm",
+    "simulate_online",
     "threshold_sets",
+    "time_averaged_ratios",
     "to_int_ceil",
     "total_variation",
     "type_errors",

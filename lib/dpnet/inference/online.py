@@ -14,10 +14,18 @@ exponents sum to 1, so ``ψ`` grows linearly and the time average ``ψ_t/t`` con
 average of the per-period expected log-likelihoods; the noise averages out, Cesàro). Alg 3 outputs
 ``argmax_θ ν_{i,T}(θ)``; the authors' code reports the "belief" built from the time-averaged ratio,
 ``softmax(ψ_T/T)`` (:func:`online_beliefs`).
+
+**Limit and horizon.** With ``ξ_i`` the mean number of signals per period and
+``KL_i(θ) = D_KL(ℓ_i(·|θ°) ‖ ℓ_i(·|θ))`` (spec A9), every agent's time-averaged ratio
+``(ψ_{i,t}(θ) − ψ_{i,t}(θ°))/t`` tends to ``−(1/n) Σ_i ξ_i KL_i(θ)`` (:func:`online_limit`); the smallest gap
+over ``θ ≠ θ°`` is ``l`` (:func:`online_gap`). :func:`online_horizon` gives the ``T`` of Thm 4.7 with the
+exact constant of its proof (§11.3), or paper 000's Thm 3.6 (set-valued output :func:`online_sets`).
+:func:`identifies` tells, per agent, whether ``θ°`` is the strict argmax of the beliefs.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -25,11 +33,25 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
 from dpnet.errors import ParameterError
+from dpnet.inference._checks import _check_int, _check_pos, _check_prob
 from dpnet.inference.dynamics import _apply_agents
+from dpnet.inference.noise import laplace_noise, noise_std_sum
+from dpnet.inference.problem import log_belief_level
 from dpnet.networks import check_weights
 from dpnet.params import choice
 
-__all__ = ["online_beliefs", "online_log_ratios"]
+__all__ = [
+    "OnlineRuns",
+    "identifies",
+    "online_beliefs",
+    "online_gap",
+    "online_horizon",
+    "online_limit",
+    "online_log_ratios",
+    "online_runs",
+    "online_sets",
+    "time_averaged_ratios",
+]
 
 
 def _check_stream(stream: ArrayLike) -> NDArray[np.float64]:
@@ -98,3 +120,160 @@ def online_beliefs(
     if kind == "time_average":
         last = last / arr.shape[-3]
     return special.softmax(last, axis=-1)
+
+
+def _check_kl(kl: ArrayLike, xi: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    table = np.asarray(kl, dtype=float)
+    if table.ndim != 2 or table.shape[1] < 2 or np.any(table < 0) or not np.all(np.isfinite(table)):
+        raise ParameterError(
+            f"kl must be a finite, non-negative (n_agents, n_states) table (got shape {table.shape})"
+        )
+    rates = np.broadcast_to(np.asarray(xi, dtype=float), (table.shape[0],))
+    if np.any(rates < 0) or not np.all(np.isfinite(rates)):
+        raise ParameterError(f"ξ (mean signals per period) must be finite and ≥ 0 (got {xi})")
+    return table, rates
+
+
+def online_limit(kl: ArrayLike, xi: ArrayLike) -> NDArray[np.float64]:
+    r"""``lim_t (ψ_{i,t}(θ) − ψ_{i,t}(θ°))/t = −(1/n) Σ_i ξ_i KL_i(θ)`` for every agent ``i`` (§4.3).
+
+    ``kl[i, θ] = D_KL(ℓ_i(·|θ°) ‖ ℓ_i(·|θ))`` (``0`` at ``θ°``), ``xi`` the mean signals per period (scalar
+    or one per agent). Returns one value per state (``0`` at ``θ°``).
+    """
+    table, rates = _check_kl(kl, xi)
+    return -(rates @ table) / table.shape[0]
+
+
+def online_gap(kl: ArrayLike, xi: ArrayLike, truth: int) -> float:
+    r"""``l = min_{θ ≠ θ°} Σ_i ξ_i KL_i(θ)`` (eq. 10 for OL); ``> 0`` iff ``θ°`` is identifiable."""
+    table, rates = _check_kl(kl, xi)
+    k = _check_int("truth", truth, 0)
+    if k >= table.shape[1]:
+        raise ParameterError(f"truth must index one of the {table.shape[1]} states (got {truth})")
+    return float(np.delete(rates @ table, k).min())
+
+
+def online_horizon(
+    *,
+    n_agents: int,
+    n_states: int,
+    llr_spread: float,
+    noise_scale: float,
+    xi: ArrayLike,
+    chi: ArrayLike,
+    gap: float,
+    eta: float,
+    slem: float,
+    version: Literal["003", "000"] = "003",
+    rho: float | None = None,
+) -> float:
+    r"""Periods ``T`` after which Alg 3 identifies ``θ°`` with probability ``≥ (1−η)² ≥ 1−2η``.
+
+    With ``V = n√2 b`` (``b = Δ|Θ|/ε`` the Laplace scale, ``0`` without privacy),
+    ``Ξ = Σ_i χ_i`` and ``V' = (√2/n)(nQ + V)(max_i ξ_i + √(Ξ/η))``:
+
+    - ``"003"`` (Thm 4.7, the exact constant of §11.3, ``ϱ = log|Θ|``):
+      ``T = [log|Θ| + |Θ| V' / (2η(1 − b*))] / (l/n)``;
+    - ``"000"`` (Thm 3.6 of the earlier version, output ``{θ : ν ≥ 1/(1+e^ϱ)}``): the smallest ``t`` with
+      ``(t/n) l − c√t ≥ ϱ``, ``c = |Θ|² V' / (2η(1 − b*²))`` — the proof's last inequality (B.3), solved:
+      ``√T = [c + √(c² + 4ϱl/n)] / (2l/n)``. The theorem as printed, ``O(√(max{…}))``, is the order of
+      ``√T``, not of ``T``.
+
+    ``slem`` is ``b* = SLEM(A)`` (the proofs write ``|λ₂(A)|``; the mixing bound needs the SLEM). Returns
+    the real-valued ``T`` (round up to use it).
+    """
+    n = _check_int("n_agents", n_agents, 1)
+    m = _check_int("n_states", n_states, 2)
+    Q = float(llr_spread)
+    b = float(noise_scale)
+    if not (np.isfinite(Q) and Q >= 0 and np.isfinite(b) and b >= 0):
+        raise ParameterError(
+            f"llr_spread and noise_scale must be finite and ≥ 0 (got {llr_spread}, {noise_scale})"
+        )
+    rates = np.broadcast_to(np.asarray(xi, dtype=float), (n,))
+    variances = np.broadcast_to(np.asarray(chi, dtype=float), (n,))
+    if np.any(rates < 0) or np.any(variances < 0):
+        raise ParameterError("ξ and χ must be ≥ 0")
+    gap = _check_pos("gap (l)", gap)
+    eta = _check_prob("eta", eta)
+    b_star = float(slem)
+    if not 0 <= b_star < 1:
+        raise ParameterError(f"slem (b*) must lie in [0, 1) for a connected graph (got {slem})")
+    V = noise_std_sum(b, n)
+    v_prime = (np.sqrt(2) / n) * (n * Q + V) * (rates.max() + np.sqrt(variances.sum() / eta))
+    version = choice("003", "000")("version", version)
+    if version == "003":
+        return float((np.log(m) + m * v_prime / (2 * eta * (1 - b_star))) / (gap / n))
+    if rho is None:
+        raise ParameterError("version '000' needs the log-belief threshold rho (ϱ > 0)")
+    rho = _check_pos("rho", rho)
+    c = m**2 * v_prime / (2 * eta * (1 - b_star**2))
+    root = (c + np.sqrt(c**2 + 4 * rho * gap / n)) / (2 * gap / n)
+    return float(root**2)
+
+
+def identifies(psi: ArrayLike, truth: int) -> NDArray[np.bool_]:
+    """Whether ``θ°`` is the strict argmax of each agent's beliefs, from log-ratios ``(..., n, |Θ|)``.
+
+    Ties count as failures, so an agent without evidence (``ψ ≡ 0``) has not identified anything.
+    """
+    arr = np.asarray(psi, dtype=float)
+    if arr.ndim < 2 or arr.shape[-1] < 2:
+        raise ParameterError(f"psi must have shape (..., n, |Θ| ≥ 2) (got {arr.shape})")
+    k = _check_int("truth", truth, 0)
+    if k >= arr.shape[-1]:
+        raise ParameterError(f"truth must index one of the {arr.shape[-1]} states (got {truth})")
+    return arr[..., k] > np.delete(arr, k, axis=-1).max(axis=-1)
+
+
+def online_sets(psi: ArrayLike, rho: float) -> NDArray[np.bool_]:
+    r"""Paper 000's set-valued output ``Θ̂ = {θ : ν(θ) ≥ 1/(1 + e^ϱ)}`` from log-ratios ``(..., n, |Θ|)``."""
+    arr = np.asarray(psi, dtype=float)
+    if arr.ndim < 2:
+        raise ParameterError(f"psi must have shape (..., n, |Θ|) (got {arr.shape})")
+    return special.log_softmax(arr, axis=-1) >= log_belief_level(_check_pos("rho", rho))
+
+
+def time_averaged_ratios(psi: ArrayLike, reference: int = 0) -> NDArray[np.float64]:
+    r"""``(ψ_{i,t}(θ) − ψ_{i,t}(θ_ref))/t`` for every period ``t = 1..T`` (time axis ``−3``).
+
+    The quantity plotted in Figs 14.1(c) and 14.6; for two states and ``reference = 0`` the last column
+    is the log-belief ratio of the alternative. Shape of ``psi``.
+    """
+    arr = np.asarray(psi, dtype=float)
+    if arr.ndim < 3 or arr.shape[-1] < 2:
+        raise ParameterError(f"psi must have shape (..., T, n, |Θ| ≥ 2) (got {arr.shape})")
+    k = _check_int("reference", reference, 0)
+    if k >= arr.shape[-1]:
+        raise ParameterError(f"reference must index one of the {arr.shape[-1]} states (got {reference})")
+    t = np.arange(1, arr.shape[-3] + 1, dtype=float)[:, None, None]
+    return (arr - arr[..., [k]]) / t
+
+
+@dataclass(frozen=True)
+class OnlineRuns:
+    """Alg 5 and ``R`` runs of Alg 3 on one stream (:func:`online_runs`).
+
+    ``clean``: ``ψ`` of Alg 5, ``(T, n, |Θ|)``; ``demo``: the first private run, ``(T, n, |Θ|)``;
+    ``final``: ``ψ_T`` of every private run, ``(R, n, |Θ|)``; ``noise_scale``: the Laplace scale.
+    """
+
+    clean: NDArray[np.float64]
+    demo: NDArray[np.float64]
+    final: NDArray[np.float64]
+    noise_scale: float
+
+    @property
+    def periods(self) -> int:
+        return int(self.clean.shape[0])
+
+
+def online_runs(
+    stream: ArrayLike, A: ArrayLike, *, noise_scale: float, n_reps: int, rng: np.random.Generator
+) -> OnlineRuns:
+    """Run Alg 5 once and Alg 3 ``n_reps`` times (noise ``Lap(noise_scale)`` per agent, state, period)."""
+    arr = _check_stream(stream)
+    T, n, m = arr.shape
+    noise = laplace_noise(rng, noise_scale, n_reps=n_reps, K=T, n_agents=n, n_states=m)
+    private = online_log_ratios(arr, A, noise)
+    return OnlineRuns(online_log_ratios(arr, A), private[0], private[:, -1], float(noise_scale))

@@ -6,8 +6,8 @@ outcome for the reproducibility report.
 
 One module per chapter: :mod:`~dpnet.reference.dilemma` (Figures 1–2),
 :mod:`~dpnet.reference.complexity` (Tables 1–2), :mod:`~dpnet.reference.clinical` (Figures 3, 4, 14.x and
-the §5 tests), :mod:`~dpnet.reference.identification` (Figures 5, 6, 14.2). Every public name is
-re-exported here.
+the §5 tests), :mod:`~dpnet.reference.identification` (Figures 5, 6, 14.2),
+:mod:`~dpnet.reference.online` (Figures 14.1c, 14.6). Every public name is re-exported here.
 """
 
 from __future__ import annotations
@@ -98,6 +98,16 @@ from dpnet.reference.identification import (
     figure6_checks,
     runtime_checks,
 )
+from dpnet.reference.online import (
+    ACTG_PERIODS,
+    CANCER_PERIODS,
+    FIG141C_LIMIT,
+    FIG141C_LIMIT_TOLERANCE,
+    FIG146_LIMIT,
+    FIG146_LIMIT_TOLERANCE,
+    figure14_1c_checks,
+    figure14_6_checks,
+)
 
 __all__ = [
     "ACTG_ARM_EVENTS",
@@ -105,7 +115,9 @@ __all__ = [
     "ACTG_CODE_K_T",
     "ACTG_NOISE",
     "ACTG_NOISE_TOLERANCE",
+    "ACTG_PERIODS",
     "ACTG_SETTING",
+    "CANCER_PERIODS",
     "CLAIMED_MAX_CRITICAL_BUDGET",
     "CLAIMED_SPEEDUP",
     "CLAIM_CENTRAL_P",
@@ -130,9 +142,13 @@ __all__ = [
     "FIG6_CLAIMED_RATIO",
     "FIG6_EPS_FROM",
     "FIG6_FIRST_ORDER_BAND",
+    "FIG141C_LIMIT",
+    "FIG141C_LIMIT_TOLERANCE",
     "FIG143_RAW_COEF",
     "FIG143_RAW_COEF_TOLERANCE",
     "FIG145_FREQ",
+    "FIG146_LIMIT",
+    "FIG146_LIMIT_TOLERANCE",
     "LAMBDA_GAP",
     "LAMBDA_GAP_TOLERANCE",
     "ORACLE_SUCCESS",
@@ -168,6 +184,8 @@ __all__ = [
     "figure4_checks",
     "figure5_checks",
     "figure6_checks",
+    "figure14_1c_checks",
+    "figure14_6_checks",
     "is_figure1_setting",
     "is_figure2_setting",
     "is_table1_setting",

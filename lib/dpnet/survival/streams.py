@@ -17,7 +17,7 @@ from numpy.typing import ArrayLike, NDArray
 from dpnet.errors import ParameterError
 from dpnet.params import real
 from dpnet.survival.centres import _labels
-from dpnet.survival.cox import check_cohort, cox_partial_loglik
+from dpnet.survival.cox import LegacyTies, check_cohort, cox_partial_loglik
 
 __all__ = ["period_loglik", "periods"]
 
@@ -46,12 +46,19 @@ def period_loglik(
     *,
     period_length: float,
     variant: Literal["paper", "as_published"] = "paper",
+    ties: LegacyTies = "row",
 ) -> NDArray[np.float64]:
     """Per-period, per-centre partial log-likelihoods ``stream[t − 1, i, k] = log γ_{i,t}(θ_k)``.
 
     Periods run from 1 to the last one holding a patient (:func:`periods`), so the result has shape
     ``(T, n, |Θ|)``; the input of :func:`~dpnet.inference.online_log_ratios`. Summed over periods it is
     not the centres' full-data likelihood: risk sets are cut at the period boundaries.
+
+    ``ties`` orders tied times in the as-published likelihood
+    (:func:`~dpnet.survival.cox_partial_loglik`). It matters when times are coarse: the cancer cohort's
+    whole months make every patient of a monthly period tied, and the authors' notebook, which had
+    sorted that cohort by decreasing TMB, used ``"x_desc"`` (its printed limit −17.0 for Fig 14.6; row
+    order gives about half of it). The paper's likelihood does not depend on it.
     """
     xs, ts, ev = check_cohort(x, time, event)
     labels, n_centres = _labels(centres, len(xs))
@@ -66,5 +73,5 @@ def period_loglik(
     for lo, hi in zip(starts, np.r_[starts[1:], len(keys)], strict=True):
         rows = order[lo:hi]
         t, i = int(period[rows[0]]) - 1, int(labels[rows[0]])
-        out[t, i] = cox_partial_loglik(xs[rows], ts[rows], ev[rows], states, variant=variant)
+        out[t, i] = cox_partial_loglik(xs[rows], ts[rows], ev[rows], states, variant=variant, ties=ties)
     return out
