@@ -365,7 +365,7 @@ SCHEMAS: dict[str, Schema] = {
             "eps_compare": Param(real(gt=0.0), "ε of the mixing and arrival-rate comparisons"),
             "eta": Param(real(gt=0.0, lt=0.5), "error probability η of Theorem 4.7's horizon"),
             "horizon": Param(
-                integer(ge=10, le=200_000), "periods T of the synthetic sweeps", quick=2000, full=10000
+                integer(ge=10, le=200_000), "periods T of the synthetic sweeps", quick=2000, full=12000
             ),
             "limit_horizon": Param(
                 integer(ge=100, le=200_000), "periods of the convergence check", quick=5000, full=20000

@@ -136,6 +136,7 @@ from dpnet.inference.noise import (
 )
 from dpnet.inference.online import (
     OnlineRuns,
+    identification_rate,
     identifies,
     online_beliefs,
     online_gap,
@@ -228,6 +229,7 @@ __all__ = [
     "glrt_threshold_centralised",
     "gm_log_beliefs",
     "gm_test_statistic",
+    "identification_rate",
     "identifies",
     "informative_model",
     "iterate_log_beliefs",

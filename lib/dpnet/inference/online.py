@@ -42,6 +42,7 @@ from dpnet.params import choice
 
 __all__ = [
     "OnlineRuns",
+    "identification_rate",
     "identifies",
     "online_beliefs",
     "online_gap",
@@ -224,6 +225,24 @@ def identifies(psi: ArrayLike, truth: int) -> NDArray[np.bool_]:
     if k >= arr.shape[-1]:
         raise ParameterError(f"truth must index one of the {arr.shape[-1]} states (got {truth})")
     return arr[..., k] > np.delete(arr, k, axis=-1).max(axis=-1)
+
+
+def identification_rate(psi: ArrayLike, truth: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Probability that an agent identifies ``θ°`` (:func:`identifies`), with its Monte Carlo standard error.
+
+    ``psi`` has shape ``(..., R, K, n, |Θ|)`` (``R`` independent replications, ``K`` periods). Each
+    replication's fraction of agents that identify ``θ°`` is averaged over the replications; the standard
+    error is that of this mean (agents of one run are dependent, runs are not). Both have shape ``(..., K)``.
+    """
+    hits = identifies(psi, truth)
+    if hits.ndim < 3:
+        raise ParameterError(f"psi must have shape (..., R, K, n, |Θ|) (got {np.shape(psi)})")
+    per_run = hits.mean(axis=-1)
+    R = per_run.shape[-2]
+    if R < 2:
+        raise ParameterError(f"a standard error needs at least 2 replications (got {R})")
+    se = per_run.std(axis=-2, ddof=1) / np.sqrt(R)
+    return per_run.mean(axis=-2), se
 
 
 def online_sets(psi: ArrayLike, rho: float) -> NDArray[np.bool_]:
