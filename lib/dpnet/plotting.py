@@ -332,7 +332,7 @@ def band_curves(
     ``frame`` (a pandas DataFrame) holds the columns ``x``, ``group``, ``"mean"`` and ``"se"``; with
     ``floor``, the line and band are clipped below at ``floor`` (for a log axis that must show zeros).
     """
-    for k, (key, part) in enumerate(frame.sort_values(x).groupby(group, sort=False)):
+    for k, (key, part) in enumerate(frame.sort_values(x, kind="stable").groupby(group, sort=False)):
         xs = part[x].to_numpy(float)
         mean, se = part["mean"].to_numpy(float), part["se"].to_numpy(float)
         lo, hi = mean - z * se, mean + z * se
