@@ -85,3 +85,11 @@ def _check_rounds(scaled: ArrayLike) -> NDArray[np.float64]:
     if arr.ndim < 3:
         raise ParameterError(f"per-round arrays must have shape (..., K, n, |Θ|) (got shape {arr.shape})")
     return arr
+
+
+def _check_state(name: str, value: int, n_states: int) -> int:
+    """An index into the ``n_states`` states (e.g. of the true state θ°)."""
+    k = _check_int(name, value, 0)
+    if k >= n_states:
+        raise ParameterError(f"{name} must index one of the {n_states} states (got {value})")
+    return k

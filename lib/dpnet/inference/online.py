@@ -33,7 +33,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
 from dpnet.errors import ParameterError
-from dpnet.inference._checks import _check_int, _check_pos, _check_prob
+from dpnet.inference._checks import _check_int, _check_pos, _check_prob, _check_state
 from dpnet.inference.dynamics import _apply_agents
 from dpnet.inference.noise import laplace_noise, noise_std_sum
 from dpnet.inference.problem import log_belief_level
@@ -148,9 +148,7 @@ def online_limit(kl: ArrayLike, xi: ArrayLike) -> NDArray[np.float64]:
 def online_gap(kl: ArrayLike, xi: ArrayLike, truth: int) -> float:
     r"""``l = min_{θ ≠ θ°} Σ_i ξ_i KL_i(θ)`` (eq. 10 for OL); ``> 0`` iff ``θ°`` is identifiable."""
     table, rates = _check_kl(kl, xi)
-    k = _check_int("truth", truth, 0)
-    if k >= table.shape[1]:
-        raise ParameterError(f"truth must index one of the {table.shape[1]} states (got {truth})")
+    k = _check_state("truth", truth, table.shape[1])
     return float(np.delete(rates @ table, k).min())
 
 
@@ -221,9 +219,7 @@ def identifies(psi: ArrayLike, truth: int) -> NDArray[np.bool_]:
     arr = np.asarray(psi, dtype=float)
     if arr.ndim < 2 or arr.shape[-1] < 2:
         raise ParameterError(f"psi must have shape (..., n, |Θ| ≥ 2) (got {arr.shape})")
-    k = _check_int("truth", truth, 0)
-    if k >= arr.shape[-1]:
-        raise ParameterError(f"truth must index one of the {arr.shape[-1]} states (got {truth})")
+    k = _check_state("truth", truth, arr.shape[-1])
     return arr[..., k] > np.delete(arr, k, axis=-1).max(axis=-1)
 
 
@@ -262,9 +258,7 @@ def time_averaged_ratios(psi: ArrayLike, reference: int = 0) -> NDArray[np.float
     arr = np.asarray(psi, dtype=float)
     if arr.ndim < 3 or arr.shape[-1] < 2:
         raise ParameterError(f"psi must have shape (..., T, n, |Θ| ≥ 2) (got {arr.shape})")
-    k = _check_int("reference", reference, 0)
-    if k >= arr.shape[-1]:
-        raise ParameterError(f"reference must index one of the {arr.shape[-1]} states (got {reference})")
+    k = _check_state("reference", reference, arr.shape[-1])
     t = np.arange(1, arr.shape[-3] + 1, dtype=float)[:, None, None]
     return (arr - arr[..., [k]]) / t
 

@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
 from dpnet.errors import ParameterError
-from dpnet.inference._checks import Weights, _check_int, _check_pos
+from dpnet.inference._checks import Weights, _check_int, _check_pos, _check_state
 from dpnet.inference.dynamics import _apply_agents
 from dpnet.networks import check_weights
 
@@ -70,10 +70,7 @@ class SignalModel:
         return int(self.params.shape[1])
 
     def _truth(self, truth: int) -> int:
-        k = _check_int("truth (index of θ°)", truth, 0)
-        if k >= self.n_states:
-            raise ParameterError(f"truth must index one of the {self.n_states} states (got {truth})")
-        return k
+        return _check_state("truth", truth, self.n_states)
 
     def kl(self, truth: int) -> NDArray[np.float64]:
         r"""``kl[i, θ] = D_KL(ℓ_i(·|θ°) ‖ ℓ_i(·|θ))`` (0 at ``θ°``)."""
