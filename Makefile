@@ -56,6 +56,7 @@ lint: env
 bench: env
 	$(PY) benchmarks/bench_power.py
 	$(PY) benchmarks/bench_treatment.py
+	$(PY) benchmarks/bench_online.py
 
 clean:
 	rm -rf _build results
