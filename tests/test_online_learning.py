@@ -124,7 +124,8 @@ def test_horizons_match_the_proofs() -> None:
     rho = 1.0
     T0 = inf.online_horizon(**kwargs, version="000", rho=rho)
     c = m**2 * vp / (2 * eta * (1 - slem**2))
-    assert (T0 / n) * gap - c * math.sqrt(T0) == pytest.approx(rho, abs=1e-6)
+    # the two terms are ~1e6 and cancel to ϱ: compare to double-precision rounding of the terms
+    assert (T0 / n) * gap - c * math.sqrt(T0) == pytest.approx(rho, abs=1e-13 * (T0 / n) * gap)
     assert ((T0 * 0.99) / n) * gap - c * math.sqrt(T0 * 0.99) < rho
     assert inf.online_horizon(**{**kwargs, "noise_scale": 4.0}) > T  # more noise, longer horizon
     with pytest.raises(ParameterError, match="needs the log-belief threshold"):
@@ -150,6 +151,23 @@ def test_identification_sets_and_ratios() -> None:
     np.testing.assert_allclose(inf.time_averaged_ratios(t_psi)[:, 0, 1], [2.0, 1.0, 2.0])
     with pytest.raises(ParameterError, match="at least 2 replications"):
         inf.identification_rate(runs[:1], 0)
+    np.testing.assert_allclose(inf.time_averaged_ratios(t_psi[[0, 2]], times=[1, 4])[:, 0, 1], [2.0, 1.5])
+    with pytest.raises(ParameterError, match="times must be 2 periods"):
+        inf.time_averaged_ratios(t_psi[[0, 2]], times=[1])
+    assert inf.first_reach([0.2, 0.95, 0.91], [5, 10, 20], 0.9) == 10
+    assert inf.first_reach([0.2, 0.5], [5, 10], 0.9) is None
+
+
+def test_limit_error() -> None:
+    limit = np.array([0.0, -0.5, -1.0])
+    ratios = np.broadcast_to(limit, (4, 2, 3)).copy()
+    ratios[:, 0, 1] = [-0.49, -0.51, -0.5, -0.5]
+    ratios[:, 1, 2] = -1.02
+    gap, se = inf.limit_error(ratios, limit, 0)
+    assert gap == pytest.approx(0.02)
+    assert se == pytest.approx(np.std([-0.49, -0.51, -0.5, -0.5], ddof=1) / 2 / 0.5)  # s.e. / abs(limit)
+    with pytest.raises(ParameterError, match="not identifiable"):
+        inf.limit_error(ratios, np.array([0.0, 0.0, -1.0]), 0)
 
 
 def test_online_runs_are_deterministic_and_consistent() -> None:
@@ -160,6 +178,10 @@ def test_online_runs_are_deterministic_and_consistent() -> None:
     assert a.periods == 8 and a.final.shape == (4, 3, 2)
     np.testing.assert_allclose(a.demo[-1], a.final[0])
     np.testing.assert_allclose(a.clean, inf.online_log_ratios(stream, A3))
+    np.testing.assert_allclose(a.limit, inf.time_averaged_ratios(a.clean)[-1])
+    np.testing.assert_allclose(a.final_ratios[0], inf.time_averaged_ratios(a.demo)[-1])
+    signs = np.sign(a.final_ratios[..., 1]) == np.sign(a.limit[:, 1].mean())
+    assert a.agreement() == pytest.approx(signs.mean())
 
 
 # -- clinical streams --------------------------------------------------------------------------------------
@@ -223,6 +245,22 @@ def test_published_checks_can_fail() -> None:
     assert [passed for _, passed, _ in six] == [True, True, False, True]
     six = reference.figure14_6_checks(80, -8.7, 3.0, 0.99, 100)
     assert [passed for _, passed, _ in six] == [False, False, True, False]
+
+
+def test_section43_checks_can_fail() -> None:
+    prob = np.array([[0.3, 0.6, 0.95], [0.2, 0.4, 0.8]])
+    se = np.full_like(prob, 0.01)
+    common = dict(limit_T=100, prob=prob, se=se, times=[1, 10, 100], labels=["1", "0.5"], n_agents=10,
+                  n_reps=100, eta=0.05)  # fmt: skip
+    at = {"1": (0.95, 0.01)}
+    good = reference.section43_checks(limit_gap=0.005, limit_se=0.001, at_horizon=at, **common)
+    assert all(passed for _, passed, _ in good)
+    worse = prob.copy()
+    worse[1, 2] = 0.3  # a drop of 0.1 at ε = 0.5
+    bad = reference.section43_checks(limit_gap=0.02, limit_se=0.001, at_horizon={"0.5": (0.85, 0.01)},
+                                     **{**common, "prob": worse})  # fmt: skip
+    assert not any(passed for _, passed, _ in bad)
+    assert reference.below_guarantee(0.85, 0.02, 0.05) and not reference.below_guarantee(0.88, 0.02, 0.05)
 
 
 def _defaults(**over):

@@ -365,19 +365,19 @@ def ratio_paths(
     ax: Axes,
     ratios: ArrayLike,
     *,
+    t: ArrayLike | None = None,
     limit: float | None = None,
-    band: tuple[ArrayLike, ArrayLike] | None = None,
     limit_label: str = "non-private limit",
+    name: str | None = "centre",
 ) -> None:
-    """Each agent's time-averaged log-belief ratio against the period ``t`` (``ratios`` of shape
-    ``(T, n)``, log ``t`` axis), with an optional dashed limit and a grey band (e.g. 5–95 % of runs)."""
+    """Each agent's time-averaged log-belief ratio against the period (``ratios`` of shape ``(len(t), n)``;
+    ``t`` defaults to ``1..T``) on a log axis, with an optional dashed limit. The lines are labelled
+    ``"<name> i"`` for a legend, or not at all with ``name=None``."""
     arr = np.asarray(ratios, dtype=float)
-    t = np.arange(1, arr.shape[0] + 1)
-    if band is not None:
-        ax.fill_between(t, band[0], band[1], color="0.5", alpha=0.2, lw=0, label="5–95 % of private runs")
+    periods = np.arange(1, arr.shape[0] + 1) if t is None else np.asarray(t)
     for i in range(arr.shape[1]):
         color = plt.cm.viridis(i / max(arr.shape[1] - 1, 1))
-        ax.plot(t, arr[:, i], color=color, lw=1.0, label=f"centre {i + 1}")
+        ax.plot(periods, arr[:, i], color=color, lw=1.0, label=None if name is None else f"{name} {i + 1}")
     if limit is not None:
         ax.axhline(limit, color="0.1", ls="--", lw=1.2, label=limit_label)
     ax.axhline(0.0, color="0.6", lw=0.6)

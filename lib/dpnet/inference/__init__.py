@@ -136,8 +136,10 @@ from dpnet.inference.noise import (
 )
 from dpnet.inference.online import (
     OnlineRuns,
+    first_reach,
     identification_rate,
     identifies,
+    limit_error,
     online_beliefs,
     online_gap,
     online_horizon,
@@ -224,6 +226,7 @@ __all__ = [
     "exceeds_target",
     "first_order_clip",
     "first_order_noise_scale",
+    "first_reach",
     "frequency_thresholds",
     "gap_loglik",
     "glrt_threshold_centralised",
@@ -240,6 +243,7 @@ __all__ = [
     "kt_lower_bound",
     "kt_lower_bound_rr",
     "laplace_noise",
+    "limit_error",
     "log_belief_level",
     "log_belief_threshold",
     "log_softmax_scaled",

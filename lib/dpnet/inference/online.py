@@ -42,8 +42,10 @@ from dpnet.params import choice
 
 __all__ = [
     "OnlineRuns",
+    "first_reach",
     "identification_rate",
     "identifies",
+    "limit_error",
     "online_beliefs",
     "online_gap",
     "online_horizon",
@@ -249,18 +251,50 @@ def online_sets(psi: ArrayLike, rho: float) -> NDArray[np.bool_]:
     return special.log_softmax(arr, axis=-1) >= log_belief_level(_check_pos("rho", rho))
 
 
-def time_averaged_ratios(psi: ArrayLike, reference: int = 0) -> NDArray[np.float64]:
-    r"""``(ψ_{i,t}(θ) − ψ_{i,t}(θ_ref))/t`` for every period ``t = 1..T`` (time axis ``−3``).
+def time_averaged_ratios(
+    psi: ArrayLike, reference: int = 0, *, times: ArrayLike | None = None
+) -> NDArray[np.float64]:
+    r"""``(ψ_{i,t}(θ) − ψ_{i,t}(θ_ref))/t`` along the time axis ``−3`` of ``psi``.
 
     The quantity plotted in Figs 14.1(c) and 14.6; for two states and ``reference = 0`` the last column
-    is the log-belief ratio of the alternative. Shape of ``psi``.
+    is the log-belief ratio of the alternative. ``times`` are the periods the time axis holds (as returned
+    by :func:`~dpnet.inference.simulate_online`); by default every period ``1..T``. Shape of ``psi``.
     """
     arr = np.asarray(psi, dtype=float)
     if arr.ndim < 3 or arr.shape[-1] < 2:
         raise ParameterError(f"psi must have shape (..., T, n, |Θ| ≥ 2) (got {arr.shape})")
     k = _check_state("reference", reference, arr.shape[-1])
-    t = np.arange(1, arr.shape[-3] + 1, dtype=float)[:, None, None]
-    return (arr - arr[..., [k]]) / t
+    t = np.arange(1, arr.shape[-3] + 1, dtype=float) if times is None else np.asarray(times, dtype=float)
+    if t.shape != (arr.shape[-3],) or np.any(t < 1):
+        raise ParameterError(f"times must be {arr.shape[-3]} periods ≥ 1, one per entry of the time axis")
+    return (arr - arr[..., [k]]) / t[:, None, None]
+
+
+def limit_error(ratios: ArrayLike, limit: ArrayLike, truth: int) -> tuple[float, float]:
+    """How far the mean over runs of time-averaged ratios ``(R, n, |Θ|)`` lies from :func:`online_limit`.
+
+    Returns the largest relative gap ``|mean/limit − 1|`` over agents and wrong states, and the largest
+    relative standard error of those means.
+    """
+    arr = np.asarray(ratios, dtype=float)
+    lim = np.asarray(limit, dtype=float)
+    if arr.ndim != 3 or arr.shape[0] < 2 or lim.shape != arr.shape[-1:]:
+        raise ParameterError(
+            f"ratios must be (R ≥ 2, n, |Θ|) and limit (|Θ|,) (got {arr.shape}, {lim.shape})"
+        )
+    wrong = np.delete(np.arange(lim.size), _check_state("truth", truth, lim.size))
+    if np.any(lim[wrong] == 0):
+        raise ParameterError("the limit is 0 at a wrong state: θ° is not identifiable, no relative error")
+    mean = arr.mean(axis=0)[:, wrong]
+    se = arr.std(axis=0, ddof=1)[:, wrong] / np.sqrt(arr.shape[0])
+    scale = np.abs(lim[wrong])
+    return float(np.max(np.abs(mean / lim[wrong] - 1))), float(np.max(se / scale))
+
+
+def first_reach(prob: ArrayLike, times: ArrayLike, level: float) -> int | None:
+    """The first period of ``times`` at which the probability ``prob`` reaches ``level`` (``None``: never)."""
+    hit = np.flatnonzero(np.asarray(prob) >= level)
+    return int(np.asarray(times)[hit[0]]) if hit.size else None
 
 
 @dataclass(frozen=True)
@@ -279,6 +313,22 @@ class OnlineRuns:
     @property
     def periods(self) -> int:
         return int(self.clean.shape[0])
+
+    @property
+    def limit(self) -> NDArray[np.float64]:
+        """Alg 5's time-averaged ratios against state 0 at the last period, ``(n, |Θ|)``."""
+        return time_averaged_ratios(self.clean)[-1]
+
+    @property
+    def final_ratios(self) -> NDArray[np.float64]:
+        """Every private run's time-averaged ratios against state 0 at the last period, ``(R, n, |Θ|)``."""
+        return (self.final - self.final[..., [0]]) / self.periods
+
+    def agreement(self, state: int = 1) -> float:
+        """Fraction of (run, agent) pairs whose private ratio of ``state`` against state 0 has the sign of the
+        non-private one (averaged over agents)."""
+        k = _check_state("state", state, self.clean.shape[-1])
+        return float(np.mean(np.sign(self.final_ratios[..., k]) == np.sign(self.limit[:, k].mean())))
 
 
 def online_runs(

@@ -113,6 +113,22 @@ def _labels(centres: ArrayLike, n_rows: int) -> tuple[NDArray[np.int64], int]:
     return labels.astype(np.int64), n_centres
 
 
+_F = NDArray[np.float64]
+_I = NDArray[np.int64]
+
+
+def _centred_cohort(
+    x: ArrayLike, time: ArrayLike, event: ArrayLike, centres: ArrayLike, theta: ArrayLike
+) -> tuple[_F, _F, _F, _I, int, _F]:
+    """The checked inputs of a per-centre likelihood: ``(x, time, event, labels, n_centres, states)``."""
+    xs, ts, ev = check_cohort(x, time, event)
+    labels, n_centres = _labels(centres, len(xs))
+    states = np.atleast_1d(np.asarray(theta, dtype=float))
+    if states.ndim != 1:
+        raise ParameterError(f"theta must be a 1-D array of states (got shape {states.shape})")
+    return xs, ts, ev, labels, n_centres, states
+
+
 def centre_loglik(
     x: ArrayLike,
     time: ArrayLike,
@@ -146,11 +162,7 @@ def centre_loglik(
     -------
     numpy.ndarray, shape (n, |Θ|)
     """
-    xs, ts, ev = check_cohort(x, time, event)
-    labels, n_centres = _labels(centres, len(xs))
-    states = np.atleast_1d(np.asarray(theta, dtype=float))
-    if states.ndim != 1:
-        raise ParameterError(f"theta must be a 1-D array of states (got shape {states.shape})")
+    xs, ts, ev, labels, n_centres, states = _centred_cohort(x, time, event, centres, theta)
     out = np.empty((n_centres, len(states)))
     for i in range(n_centres):
         mask = labels == i

@@ -16,8 +16,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from dpnet.errors import ParameterError
 from dpnet.params import real
-from dpnet.survival.centres import _labels
-from dpnet.survival.cox import LegacyTies, check_cohort, cox_partial_loglik
+from dpnet.survival.centres import _centred_cohort
+from dpnet.survival.cox import LegacyTies, cox_partial_loglik
 
 __all__ = ["period_loglik", "periods"]
 
@@ -60,11 +60,7 @@ def period_loglik(
     sorted that cohort by decreasing TMB, used ``"x_desc"`` (its printed limit −17.0 for Fig 14.6; row
     order gives about half of it). The paper's likelihood does not depend on it.
     """
-    xs, ts, ev = check_cohort(x, time, event)
-    labels, n_centres = _labels(centres, len(xs))
-    states = np.atleast_1d(np.asarray(theta, dtype=float))
-    if states.ndim != 1:
-        raise ParameterError(f"theta must be a 1-D array of states (got shape {states.shape})")
+    xs, ts, ev, labels, n_centres, states = _centred_cohort(x, time, event, centres, theta)
     period = periods(ts, period_length)
     out = np.zeros((int(period.max()), n_centres, len(states)))
     order = np.lexsort((labels, period))  # group by (period, centre)
