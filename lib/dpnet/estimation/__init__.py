@@ -1,0 +1,82 @@
+"""Private distributed estimation and online learning of expected values (paper 001).
+
+* :mod:`~dpnet.estimation.datasets`: the US power grid and the German-households stand-in;
+* :mod:`~dpnet.estimation.privacy`: Laplace scales from global and smooth sensitivity, two calibrations;
+* :mod:`~dpnet.estimation.dynamics`: Algorithms 1–5 with their non-private twins (sparse, vectorised);
+* :mod:`~dpnet.estimation.moments`: exact second moments and the bounds of Theorems 3.1, 4.1, 4.2;
+* :mod:`~dpnet.estimation.spectrum`: ``β*``, neighbour weights and mixing sums of a network;
+* :mod:`~dpnet.estimation.rates`: fitted log–log slopes and geometric rates;
+* :mod:`~dpnet.estimation.optimal_noise`: why Laplace noise minimises the variance;
+* :mod:`~dpnet.estimation.experiments`: the four mechanisms of the figures and error against ε.
+"""
+
+from dpnet.estimation.datasets import (
+    DATASETS,
+    EstimationData,
+    german_households,
+    load_dataset,
+    read_dl_edgelist,
+    us_power_grid,
+)
+from dpnet.estimation.dynamics import ALGORITHMS, Run, simulate
+from dpnet.estimation.experiments import (
+    MECHANISMS,
+    REFERENCES,
+    error_vs_epsilon,
+    private_run,
+    reference_value,
+)
+from dpnet.estimation.moments import (
+    mvue_moments,
+    naive_noise_moment,
+    ol_network_moments,
+    ol_signal_moments,
+    theorem31_bound,
+    theorem41_bound,
+    theorem42_bound,
+)
+from dpnet.estimation.optimal_noise import NoiseDensity, noise_densities
+from dpnet.estimation.privacy import (
+    CALIBRATIONS,
+    laplace_scales,
+    neighbour_weights,
+    smooth_scales,
+    smooth_sensitivity,
+)
+from dpnet.estimation.rates import geometric_rate, loglog_slope
+from dpnet.estimation.spectrum import GraphFacts, graph_facts
+
+__all__ = [
+    "ALGORITHMS",
+    "CALIBRATIONS",
+    "DATASETS",
+    "MECHANISMS",
+    "REFERENCES",
+    "EstimationData",
+    "GraphFacts",
+    "NoiseDensity",
+    "Run",
+    "error_vs_epsilon",
+    "geometric_rate",
+    "german_households",
+    "graph_facts",
+    "laplace_scales",
+    "load_dataset",
+    "loglog_slope",
+    "mvue_moments",
+    "naive_noise_moment",
+    "neighbour_weights",
+    "noise_densities",
+    "ol_network_moments",
+    "ol_signal_moments",
+    "private_run",
+    "read_dl_edgelist",
+    "reference_value",
+    "simulate",
+    "smooth_scales",
+    "smooth_sensitivity",
+    "theorem31_bound",
+    "theorem41_bound",
+    "theorem42_bound",
+    "us_power_grid",
+]
