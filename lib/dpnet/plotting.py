@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.axis import Axis
+from matplotlib.collections import LineCollection
 from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -26,12 +27,15 @@ __all__ = [
     "grouped_bars",
     "guarantee_line",
     "km_curves",
+    "log_binned_density",
     "log_ticks",
+    "network_drawing",
     "panel_row",
     "plain_log",
     "plot_error_rates",
     "power_curves",
     "ratio_paths",
+    "sample_paths",
 ]
 
 STYLE = {"figure.dpi": 110}  # rc settings that take effect when the figure is created
@@ -384,3 +388,47 @@ def ratio_paths(
     ax.set_xscale("log")
     ax.set_xlabel("period t")
     ax.grid(alpha=GRID_ALPHA)
+
+
+def sample_paths(ax: Axes, t: ArrayLike, paths: ArrayLike, *, color: str = "C0", alpha: float = 0.15) -> None:
+    """Every agent's path (``paths`` of shape ``(len(t), n)``) as one rasterised line collection.
+
+    Thousands of agents draw in well under a second, and the vector output stays small.
+    """
+    x = np.asarray(t, dtype=float)
+    y = np.asarray(paths, dtype=float)
+    segments = np.stack([np.broadcast_to(x[:, None], y.shape), y], axis=-1).transpose(1, 0, 2)
+    ax.add_collection(LineCollection(segments, colors=color, linewidths=0.5, alpha=alpha, rasterized=True))
+    lo, hi = np.nanmin(y), np.nanmax(y)
+    pad = 0.05 * (hi - lo or 1.0)
+    ax.set_xlim(x.min(), x.max())
+    ax.set_ylim(lo - pad, hi + pad)
+    ax.grid(alpha=GRID_ALPHA)
+
+
+def network_drawing(
+    ax: Axes, positions: ArrayLike, edges: ArrayLike, values: ArrayLike, *, cmap: str = "Reds_r"
+) -> None:
+    """A network at its node positions: grey edges (alpha 0.4), nodes of size 5 coloured by ``values``."""
+    pos = np.asarray(positions, dtype=float)
+    links = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    ax.add_collection(LineCollection(pos[links], colors="0.4", linewidths=0.3, alpha=0.4, rasterized=True))
+    ax.scatter(pos[:, 0], pos[:, 1], s=5, c=values, cmap=cmap, linewidths=0, rasterized=True)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+
+
+def log_binned_density(values: ArrayLike, n_bins: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """Empirical density of positive values on logarithmic bins: (geometric bin centres, density).
+
+    Empty bins are dropped, so the result plots directly on log–log axes.
+    """
+    x = np.asarray(values, dtype=float).ravel()
+    x = x[np.isfinite(x) & (x > 0)]
+    if x.size < 2 or x.min() == x.max():
+        raise ValueError("log_binned_density needs at least two distinct positive values")
+    edges = np.geomspace(x.min(), x.max() * (1 + 1e-12), n_bins + 1)
+    density, _ = np.histogram(x, bins=edges, density=True)
+    centres = np.sqrt(edges[:-1] * edges[1:])
+    keep = density > 0
+    return centres[keep], density[keep]

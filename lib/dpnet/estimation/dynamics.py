@@ -35,6 +35,7 @@ __all__ = [
     "Algorithm",
     "Run",
     "simulate",
+    "step",
 ]
 
 Algorithm = Literal["mvue", "ol_signal", "ol_network", "mvue_naive"]
@@ -85,6 +86,31 @@ class Run:
             [self.nonprivate.mean(axis=-1)[:, None], self.private.mean(axis=-1).reshape(t, c * r)], 1
         )
         return float(np.max(np.abs(means - self.input_mean)))
+
+
+def step(
+    algorithm: Algorithm,
+    A: sparse.csr_array,
+    state: NDArray[np.float64],
+    u: NDArray[np.float64] | None,
+    t: int,
+) -> NDArray[np.float64]:
+    """One round ``t ≥ 1`` of an algorithm on a stack of columns ``state`` (``n × k``) with inputs ``u``.
+
+    ``u`` is ignored by ``"mvue"``; for ``"mvue_naive"`` it is the fresh noise, for online learning the
+    round's noisy statistics ``ξ_t + d_t``.
+    """
+    if algorithm == "mvue":
+        return A @ state
+    if u is None:
+        raise ParameterError(f"algorithm {algorithm!r} needs the round's inputs u")
+    if algorithm == "mvue_naive":
+        return A @ state + u
+    if algorithm == "ol_signal":
+        return ((t - 1) / t) * (A @ state) + u / t
+    if algorithm == "ol_network":
+        return ((t - 2) / t) * state + (A @ state + u) / t
+    raise ParameterError(f"algorithm must be one of {ALGORITHMS} (got {algorithm!r})")
 
 
 def _scales_at(scales: NDArray[np.float64], t: int) -> NDArray[np.float64]:
@@ -183,18 +209,15 @@ def simulate(
         states[keep[0]], input_mean[keep[0]] = state, total
     for t in range(1, T + 1):
         if algorithm == "mvue":
-            state = W @ state
+            u = None
         elif algorithm == "mvue_naive":
             fresh = inputs(t, 0)
-            state = W @ state + (fresh - fresh[:, :1])  # the same signal, a new noise draw
-            total = total + (fresh - fresh[:, :1]).mean(axis=0)
+            u = fresh - fresh[:, :1]  # the same signal, a new noise draw
+            total = total + u.mean(axis=0)
         else:
             u = inputs(t, t - 1)
             total = total + (u.mean(axis=0) - total) / t
-            if algorithm == "ol_signal":
-                state = ((t - 1) / t) * (W @ state) + u / t
-            else:
-                state = ((t - 2) / t) * state + (W @ state + u) / t
+        state = step(algorithm, W, state, u, t)
         if t in keep:
             states[keep[t]], input_mean[keep[t]] = state, total
     nonprivate = states[:, :, 0]

@@ -21,16 +21,27 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
+from scipy import sparse
 
 from dpnet.errors import ParameterError
 from dpnet.estimation.datasets import EstimationData
-from dpnet.estimation.dynamics import Run, simulate
+from dpnet.estimation.dynamics import Run, simulate, step
+from dpnet.estimation.moments import (
+    mvue_moments,
+    ol_network_moments,
+    ol_signal_moments,
+    theorem31_bound,
+    theorem41_bound,
+    theorem42_bound,
+)
 from dpnet.estimation.privacy import Calibration, neighbour_weights, smooth_scales
 
 __all__ = [
     "MECHANISMS",
     "REFERENCES",
     "error_vs_epsilon",
+    "exact_rms_error",
+    "moment_study",
     "private_run",
     "reference_value",
 ]
@@ -151,3 +162,95 @@ def error_vs_epsilon(
             "cod": float(run.cost_of_decentralisation(m)[0]),
         }))  # fmt: skip
     return pd.concat(frames, ignore_index=True)
+
+
+def exact_rms_error(
+    mechanism: str, eigenvalues: ArrayLike, times: ArrayLike, variance: float
+) -> NDArray[np.float64]:
+    """Root of the exact ``E‖μ_t − 𝟙m‖²`` of a mechanism's non-private twin, for i.i.d. statistics.
+
+    ``variance`` is ``Var ξ``; ``m`` is the MVUE ``m̂`` for Algorithm 3 and ``m_θ`` for online learning
+    (:mod:`~dpnet.estimation.moments`).
+    """
+    algorithm, _ = _mechanism(mechanism)
+    moment = {"mvue": mvue_moments, "ol_signal": ol_signal_moments, "ol_network": ol_network_moments}[
+        algorithm
+    ]
+    return np.sqrt(variance * np.array([moment(eigenvalues, int(t))[1] for t in np.asarray(times)]))
+
+
+def moment_study(
+    A: sparse.sparray | sparse.spmatrix,
+    horizon: int,
+    *,
+    sigma: float,
+    scale: float,
+    rng: np.random.Generator,
+    n_runs: int,
+    mvue_factor: int = 10,
+) -> tuple[pd.DataFrame, pd.DataFrame, float]:
+    """Monte Carlo second moments of Algorithms 3, 4 and 5 against their exact formulas (spec §7 B).
+
+    Each of ``n_runs`` runs draws fresh statistics ``ξ_{i,t} ~ N(0, σ²)`` and fresh ``Lap(scale)`` noise
+    (a global-sensitivity mechanism, ``V = 2·scale²``) and runs every algorithm ``horizon`` rounds. The
+    recursions are linear, so the non-private runs (``ξ`` alone) and the noise (``d`` alone) are
+    propagated as separate stacks of ``n_runs`` columns with :func:`~dpnet.estimation.dynamics.step`:
+    ``ν − μ`` is the propagated noise and ``ν`` their sum. Algorithm 3 gets ``mvue_factor`` times as
+    many runs: its errors ride on a few slow modes, so they vary more, and a run costs one draw.
+
+    Returns
+    -------
+    moments
+        Rows ``algorithm, quantity, exact, monte_carlo, se`` for ``‖ν−μ‖²`` (CoP²) and ``‖μ−𝟙m‖²`` (CoD²).
+    bounds
+        Rows ``case, error, bound``: the mean total error against Theorems 3.1, 4.1 and 4.2.
+    average_gap
+        Largest deviation of a network average of the propagated noise from the running mean of the
+        noise inputs (0 up to rounding).
+    """
+    W = sparse.csr_array(A, dtype=float)
+    n, T = W.shape[0], int(horizon)
+    if T < 1 or n_runs < 2 or mvue_factor < 1:
+        raise ParameterError(
+            f"horizon ≥ 1, n_runs ≥ 2 and mvue_factor ≥ 1 needed (got {horizon}, {n_runs}, {mvue_factor})"
+        )
+    eig = np.sort(np.linalg.eigvalsh(W.toarray()))[::-1]
+    beta = float(max(eig[1], abs(eig[-1])))
+    V, s2 = 2.0 * scale**2, sigma**2
+    cases = {
+        "Algorithm 3 (MVUE)": ("mvue", mvue_moments),
+        "Algorithm 4 (OL, Signal DP)": ("ol_signal", ol_signal_moments),
+        "Algorithm 5 (OL, Network DP)": ("ol_network", ol_network_moments),
+    }
+    rows, bound_rows, gap = [], [], 0.0
+    for label, (algorithm, moment) in cases.items():
+        online = algorithm != "mvue"
+        k = int(n_runs) * (1 if online else int(mvue_factor))
+        signal = np.zeros((n, k)) if online else rng.normal(0.0, sigma, size=(n, k))
+        noise = np.zeros((n, k)) if online else rng.laplace(0.0, scale, size=(n, k))
+        m = np.zeros(k) if online else signal.mean(axis=0)
+        max_stat = float(np.abs(signal).max())
+        noise_mean = noise.mean(axis=0)
+        for t in range(1, T + 1):
+            xi_t = rng.normal(0.0, sigma, size=(n, k)) if online else None
+            d_t = rng.laplace(0.0, scale, size=(n, k)) if online else None
+            signal = step(algorithm, W, signal, xi_t, t)  # type: ignore[arg-type]
+            noise = step(algorithm, W, noise, d_t, t)  # type: ignore[arg-type]
+            if online:
+                noise_mean += (d_t.mean(axis=0) - noise_mean) / t  # type: ignore[union-attr]
+        gap = max(gap, float(np.abs(noise.mean(axis=0) - noise_mean).max()))
+        cop2 = np.sum(noise**2, axis=0)
+        cod2 = np.sum((signal - m) ** 2, axis=0)
+        te = np.linalg.norm(signal + noise - m, axis=0)
+        per_v, per_s2 = moment(eig, T)
+        for quantity, sample, exact in (("‖ν−μ‖²", cop2, V * per_v), ("‖μ−𝟙m‖²", cod2, s2 * per_s2)):
+            se = float(sample.std(ddof=1) / np.sqrt(sample.size))
+            rows.append({"algorithm": label, "quantity": quantity, "exact": exact,
+                         "monte_carlo": float(sample.mean()), "se": se})  # fmt: skip
+        if online:
+            theorem = theorem41_bound if algorithm == "ol_signal" else theorem42_bound
+            bound = theorem(T, n, beta, s2, n * T * V)
+        else:
+            bound = theorem31_bound(T, n, beta, n * V, max_stat)
+        bound_rows.append({"case": label, "error": float(te.mean()), "bound": bound})
+    return pd.DataFrame(rows), pd.DataFrame(bound_rows), gap
