@@ -15,6 +15,7 @@ from dpnet.estimation.datasets import (
     EstimationData,
     german_households,
     load_dataset,
+    lognormal_fit,
     read_dl_edgelist,
     us_power_grid,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "laplace_scales",
     "load_dataset",
     "loglog_slope",
+    "lognormal_fit",
     "moment_study",
     "mvue_moments",
     "naive_noise_moment",

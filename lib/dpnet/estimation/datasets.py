@@ -34,6 +34,7 @@ __all__ = [
     "EstimationData",
     "german_households",
     "load_dataset",
+    "lognormal_fit",
     "read_dl_edgelist",
     "us_power_grid",
 ]
@@ -128,6 +129,15 @@ def read_dl_edgelist(path: str | Path) -> nx.Graph:
             f"{path}: the header declares n={declared} nodes but the edges use {G.number_of_nodes()}"
         )
     return G
+
+
+def lognormal_fit(values: NDArray[np.float64] | list[float]) -> tuple[float, float]:
+    """Maximum-likelihood log-normal fit ``(μ, σ)``: the mean and standard deviation of ``log x``."""
+    x = np.asarray(values, dtype=float).ravel()
+    if x.size < 2 or not np.all(np.isfinite(x) & (x > 0)):
+        raise ParameterError("a log-normal fit needs at least two finite positive values")
+    logs = np.log(x)
+    return float(logs.mean()), float(logs.std())
 
 
 def _lognormal(
