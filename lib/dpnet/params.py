@@ -411,7 +411,7 @@ SCHEMAS: dict[str, Schema] = {
                 _paper_or_integer(ge=2, le=20_000),
                 "rounds T ('paper': 100 on the US grid, 1096 on the German households)",
             ),
-            "n_draws": Param(integer(ge=2, le=1000), "noise draws per point of Figure 7", quick=3, full=10),
+            "n_draws": Param(integer(ge=2, le=1000), "noise draws per point of Figure 7", quick=10, full=10),
             "calibration": Param(
                 choice("paper", "authors_code"), "smooth-sensitivity calibration of Figures 3–6"
             ),

@@ -30,6 +30,7 @@ from dpnet.estimation.experiments import (
     reference_value,
 )
 from dpnet.estimation.moments import (
+    decentralisation_curve,
     mvue_moments,
     naive_noise_moment,
     ol_network_moments,
@@ -46,7 +47,7 @@ from dpnet.estimation.privacy import (
     smooth_scales,
     smooth_sensitivity,
 )
-from dpnet.estimation.rates import geometric_rate, loglog_slope
+from dpnet.estimation.rates import geometric_rate, loglog_slope, loglog_slope_se
 from dpnet.estimation.spectrum import GraphFacts, graph_facts
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "GraphFacts",
     "NoiseDensity",
     "Run",
+    "decentralisation_curve",
     "error_vs_epsilon",
     "exact_rms_error",
     "geometric_rate",
@@ -67,6 +69,7 @@ __all__ = [
     "laplace_scales",
     "load_dataset",
     "loglog_slope",
+    "loglog_slope_se",
     "lognormal_fit",
     "moment_study",
     "mvue_moments",

@@ -27,6 +27,7 @@ from dpnet.errors import ParameterError
 from dpnet.estimation.datasets import EstimationData
 from dpnet.estimation.dynamics import Run, simulate, step
 from dpnet.estimation.moments import (
+    decentralisation_curve,
     mvue_moments,
     ol_network_moments,
     ol_signal_moments,
@@ -167,16 +168,17 @@ def error_vs_epsilon(
 def exact_rms_error(
     mechanism: str, eigenvalues: ArrayLike, times: ArrayLike, variance: float
 ) -> NDArray[np.float64]:
-    """Root of the exact ``E‖μ_t − 𝟙m‖²`` of a mechanism's non-private twin, for i.i.d. statistics.
+    """Root of the exact ``E‖μ_t − 𝟙m‖²`` of a mechanism's non-private twin at rounds ``times ≥ 1``.
 
-    ``variance`` is ``Var ξ``; ``m`` is the MVUE ``m̂`` for Algorithm 3 and ``m_θ`` for online learning
-    (:mod:`~dpnet.estimation.moments`).
+    For i.i.d. statistics with ``Var ξ = variance``; ``m`` is the MVUE ``m̂`` for Algorithm 3 and ``m_θ``
+    for online learning (:func:`~dpnet.estimation.moments.decentralisation_curve`).
     """
     algorithm, _ = _mechanism(mechanism)
-    moment = {"mvue": mvue_moments, "ol_signal": ol_signal_moments, "ol_network": ol_network_moments}[
-        algorithm
-    ]
-    return np.sqrt(variance * np.array([moment(eigenvalues, int(t))[1] for t in np.asarray(times)]))
+    t = np.asarray(times, dtype=np.int64)
+    if t.size == 0 or t.min() < 1:
+        raise ParameterError(f"times must be rounds ≥ 1 (got {times})")
+    curve = decentralisation_curve(algorithm, eigenvalues, int(t.max()))
+    return np.sqrt(variance * curve[t - 1])
 
 
 def moment_study(

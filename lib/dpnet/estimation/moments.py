@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike, NDArray
 from dpnet.errors import ParameterError
 
 __all__ = [
+    "decentralisation_curve",
     "mvue_moments",
     "naive_noise_moment",
     "ol_network_moments",
@@ -90,6 +91,31 @@ def ol_network_moments(eigenvalues: ArrayLike, t: int) -> tuple[float, float]:
         product = product * (1.0 + (lam - 2.0) / tau)
     value = float(total.sum())
     return value, value
+
+
+def decentralisation_curve(algorithm: str, eigenvalues: ArrayLike, horizon: int) -> NDArray[np.float64]:
+    """``E‖μ_t − 𝟙m‖²`` per unit ``σ²`` for every ``t = 1..horizon`` in one pass (``O(n·T)``).
+
+    Equal, entry by entry, to the second value of :func:`mvue_moments` (``"mvue"``),
+    :func:`ol_signal_moments` (``"ol_signal"``) or :func:`ol_network_moments` (``"ol_network"``); for
+    Algorithm 5 it uses ``S_t = (1 + (λ−2)/t)² S_{t−1} + 1/t²``.
+    """
+    lam, T = _eigenvalues(eigenvalues), _rounds(horizon, 1)
+    t = np.arange(1, T + 1)
+    if algorithm == "mvue":
+        return np.sum(lam[None, 1:] ** (2 * t[:, None]), axis=1)
+    if algorithm == "ol_signal":
+        rest = lam[None, 1:]  # λ_1 = 1 contributes Σ_{k<t} 1 = t
+        geo = (1.0 - rest ** (2 * t[:, None])) / (1.0 - rest**2)
+        return (t + geo.sum(axis=1)) / t**2
+    if algorithm == "ol_network":
+        out = np.empty(T)
+        S = np.zeros_like(lam)
+        for k in range(1, T + 1):
+            S = (1.0 + (lam - 2.0) / k) ** 2 * S + 1.0 / k**2
+            out[k - 1] = S.sum()
+        return out
+    raise ParameterError(f"algorithm must be 'mvue', 'ol_signal' or 'ol_network' (got {algorithm!r})")
 
 
 def _check_bound_inputs(n: int, beta_star: float) -> None:

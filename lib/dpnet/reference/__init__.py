@@ -91,6 +91,7 @@ from dpnet.reference.dilemma import (
 from dpnet.reference.estimation import (
     AVERAGE_TOLERANCE,
     EPS_SLOPE_TOLERANCE,
+    EPS_SLOPE_Z,
     EPS_SLOPES,
     FIG7_EPS,
     FIGURE_EPS,
@@ -167,6 +168,7 @@ __all__ = [
     "COEF_TOLERANCE",
     "EPS_SLOPES",
     "EPS_SLOPE_TOLERANCE",
+    "EPS_SLOPE_Z",
     "FIG1_ALPHA",
     "FIG1_EPS_GRID",
     "FIG1_N",
