@@ -71,4 +71,5 @@ def spring_layout(
         pos += move * (temperature / length)[:, None]
         temperature -= step
     pos -= pos.mean(axis=0)
-    return pos / np.abs(pos).max()
+    extent = np.abs(pos).max()
+    return pos / extent if extent > 0 else pos

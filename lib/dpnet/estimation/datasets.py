@@ -117,7 +117,9 @@ def read_dl_edgelist(path: str | Path) -> nx.Graph:
     try:
         rows = np.array([line.split()[:2] for line in lines[start:] if line.strip()], dtype=np.int64)
     except ValueError:
-        raise DataError(f"{path}: every row after 'data:' must start with two integer node ids") from None
+        rows = np.empty((0, 0))
+    if rows.ndim != 2 or rows.shape[0] == 0 or rows.shape[1] != 2:
+        raise DataError(f"{path}: every row after 'data:' must start with two integer node ids")
     _, first = np.unique(rows.ravel(), return_index=True)
     order = np.unique(rows.ravel())[np.argsort(first)]
     G = nx.Graph()
