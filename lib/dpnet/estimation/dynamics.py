@@ -176,7 +176,11 @@ def simulate(
             f"online learning over {T} rounds needs {T} columns of signals (got {X.shape[1]})"
         )
     b = np.asarray(scales, dtype=float)
-    if b.ndim not in (2, 3) or b.shape[1] != n or (b.ndim == 3 and b.shape[2] < (1 if algorithm == "mvue" else T)):
+    if (
+        b.ndim not in (2, 3)
+        or b.shape[1] != n
+        or (b.ndim == 3 and b.shape[2] < (1 if algorithm == "mvue" else T))
+    ):
         raise ParameterError(
             f"scales must have shape (c, {n}) or (c, {n}, T) covering the rounds (got {b.shape})"
         )
