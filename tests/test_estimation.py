@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 from pathlib import Path
 
 import networkx as nx
@@ -747,10 +746,6 @@ def test_us_grid_spectrum(us_grid: EstimationData) -> None:
     assert a.mean() == pytest.approx(0.317, abs=5e-4)
 
 
-@pytest.mark.skipif(
-    not os.environ.get("DPNET_SLOW_TESTS"),
-    reason="dense 4941 × 4941 eigensolve (10–40 s); set DPNET_SLOW_TESTS=1 (no 'slow' marker is registered)",
-)
 def test_us_grid_graph_facts(us_grid: EstimationData) -> None:
     """graph_facts on the US grid (spec §7 A2, §5.1, §3): β*, λ_n, a, t*, network sum, theorem constants."""
     facts = graph_facts(us_grid.graph, us_grid.weights)

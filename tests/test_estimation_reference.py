@@ -72,14 +72,15 @@ def test_us_checks_on_the_spec_numbers_and_off_them():
     cop = {
         "OL-N": np.array(ref.US_FIG7_COP["OL-N"]),
         "MVUE-N": np.array(ref.US_FIG7_COP["MVUE-N"]),
-        "OL-S": np.array(ref.US_FIG7_COP["OL-N"]) / 2000,
-        "MVUE-S": np.array(ref.US_FIG7_COP["MVUE-N"]) / 800,
+        # Signal DP ∝ 1/ε from the spec's value at ε = 1/16
+        "OL-S": ref.US_FIG7_SIGNAL_FIRST["OL-S"] / (16 * np.array(ref.FIG7_EPS)),
+        "MVUE-S": ref.US_FIG7_SIGNAL_FIRST["MVUE-S"] / (16 * np.array(ref.FIG7_EPS)),
     }
     cod = {"OL-S": 1.48, "MVUE-S": 5.63}  # fmt: skip
     assert _all(ref.us_figure7_checks(cop, cod))
     assert not _all(ref.us_figure7_checks({**cop, "OL-N": cop["OL-N"] * 1.2}, cod))
     assert not _all(ref.us_figure7_checks({**cop, "OL-S": cop["OL-N"] / 500}, cod))
-    assert not _all(ref.us_figure7_checks({**cop, "MVUE-S": cop["MVUE-S"] * 50}, cod))
+    assert not _all(ref.us_figure7_checks({**cop, "MVUE-S": cop["MVUE-S"] * 1.2}, cod))
 
 
 def test_german_and_qualitative_checks():

@@ -23,6 +23,7 @@ from dpnet.estimation.dynamics import ALGORITHMS, Run, simulate
 from dpnet.estimation.experiments import (
     MECHANISMS,
     REFERENCES,
+    error_summary,
     error_vs_epsilon,
     exact_rms_error,
     moment_study,
@@ -43,12 +44,12 @@ from dpnet.estimation.optimal_noise import NoiseDensity, noise_densities
 from dpnet.estimation.privacy import (
     CALIBRATIONS,
     laplace_scales,
-    neighbour_weights,
     smooth_scales,
     smooth_sensitivity,
 )
 from dpnet.estimation.rates import geometric_rate, loglog_slope, loglog_slope_se
 from dpnet.estimation.spectrum import GraphFacts, graph_facts
+from dpnet.networks import neighbour_weights
 
 __all__ = [
     "ALGORITHMS",
@@ -61,6 +62,7 @@ __all__ = [
     "NoiseDensity",
     "Run",
     "decentralisation_curve",
+    "error_summary",
     "error_vs_epsilon",
     "exact_rms_error",
     "geometric_rate",

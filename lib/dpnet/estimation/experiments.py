@@ -35,11 +35,13 @@ from dpnet.estimation.moments import (
     theorem41_bound,
     theorem42_bound,
 )
-from dpnet.estimation.privacy import Calibration, neighbour_weights, smooth_scales
+from dpnet.estimation.privacy import Calibration, smooth_scales
+from dpnet.networks import eigenvalues, neighbour_weights
 
 __all__ = [
     "MECHANISMS",
     "REFERENCES",
+    "error_summary",
     "error_vs_epsilon",
     "exact_rms_error",
     "moment_study",
@@ -165,6 +167,16 @@ def error_vs_epsilon(
     return pd.concat(frames, ignore_index=True)
 
 
+def error_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per (dataset, mechanism, calibration, ε): mean and standard deviation of the CoP over the draws, mean
+    total error and the (draw-independent) CoD, from the rows of :func:`error_vs_epsilon`."""
+    keys = ["dataset", "mechanism", "calibration", "eps"]
+    summary = frame.groupby(keys, sort=False).agg(
+        cop_mean=("cop", "mean"), cop_sd=("cop", "std"), te_mean=("te", "mean"), cod=("cod", "first")
+    )
+    return summary.reset_index()
+
+
 def exact_rms_error(
     mechanism: str, eigenvalues: ArrayLike, times: ArrayLike, variance: float
 ) -> NDArray[np.float64]:
@@ -216,7 +228,7 @@ def moment_study(
         raise ParameterError(
             f"horizon ≥ 1, n_runs ≥ 2 and mvue_factor ≥ 1 needed (got {horizon}, {n_runs}, {mvue_factor})"
         )
-    eig = np.sort(np.linalg.eigvalsh(W.toarray()))[::-1]
+    eig = eigenvalues(W)
     beta = float(max(eig[1], abs(eig[-1])))
     V, s2 = 2.0 * scale**2, sigma**2
     cases = {

@@ -5,7 +5,7 @@ sends. With a global sensitivity ``Δ = sup_s |ξ'(s)|`` (:func:`laplace_scales`
 
 * **Signal DP** protects the agent's own signal: ``b = Δ/ε``;
 * **Network DP** also protects the estimates received from neighbours, whose largest weight is
-  ``a_i = max_{j∈N_i} a_ij`` (:func:`neighbour_weights`): ``b_i = max(Δ, a_i)/ε``.
+  ``a_i = max_{j∈N_i} a_ij`` (:func:`dpnet.networks.neighbour_weights`): ``b_i = max(Δ, a_i)/ε``.
 
 For ``ξ = log s`` the global sensitivity is unbounded, and the paper calibrates to the γ-smooth
 sensitivity of Nissim, Raskhodnikova and Smith, ``S*(s) = 2 ln(2/δ)/(e ε s)`` (eq. 11,
@@ -29,9 +29,10 @@ from typing import Literal, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import sparse
 
 from dpnet.errors import ParameterError
+from dpnet.mechanisms import laplace_scale
+from dpnet.params import real
 
 __all__ = [
     "CALIBRATIONS",
@@ -39,7 +40,6 @@ __all__ = [
     "Calibration",
     "Mechanism",
     "laplace_scales",
-    "neighbour_weights",
     "smooth_scales",
     "smooth_sensitivity",
 ]
@@ -52,25 +52,12 @@ MECHANISMS: tuple[str, ...] = get_args(Mechanism)
 CALIBRATIONS: tuple[str, ...] = get_args(Calibration)
 
 
-def _positive(value: float, name: str) -> float:
-    value = float(value)
-    if not np.isfinite(value) or value <= 0:
-        raise ParameterError(f"{name} must be finite and > 0 (got {value})")
-    return value
+_POSITIVE = real(gt=0.0)  # a finite, strictly positive scalar
 
 
 def _check_mechanism(mechanism: str) -> None:
     if mechanism not in MECHANISMS:
         raise ParameterError(f"mechanism must be one of {MECHANISMS} (got {mechanism!r})")
-
-
-def neighbour_weights(A: sparse.sparray | sparse.spmatrix | ArrayLike) -> NDArray[np.float64]:
-    """``a_i = max_{j ≠ i} a_ij``: each agent's largest neighbour weight (sets the Network-DP noise)."""
-    M = sparse.csr_array(A, dtype=float)
-    if M.ndim != 2 or M.shape[0] != M.shape[1]:
-        raise ParameterError(f"A (weights) must be square (got shape {M.shape})")
-    off = (M - sparse.diags_array(M.diagonal())).tocsr()
-    return np.asarray(off.max(axis=1).toarray(), dtype=float).ravel()
 
 
 def laplace_scales(
@@ -87,8 +74,8 @@ def laplace_scales(
     epsilon
         Privacy budget ``ε > 0``.
     a
-        Largest neighbour weights ``a_i`` (:func:`neighbour_weights`), one per agent: required for
-        Network DP; for Signal DP it only sets the output's shape.
+        Largest neighbour weights ``a_i`` (:func:`dpnet.networks.neighbour_weights`), one per
+        agent: required for Network DP; for Signal DP it only sets the output's shape.
 
     Returns
     -------
@@ -96,14 +83,14 @@ def laplace_scales(
         One scale per agent (a 0-d array for Signal DP without ``a``).
     """
     _check_mechanism(mechanism)
-    delta = _positive(sensitivity, "sensitivity")
-    eps = _positive(epsilon, "epsilon")
+    delta = _POSITIVE("sensitivity", sensitivity)
+    eps = _POSITIVE("epsilon", epsilon)
     if mechanism == "network":
         if a is None:
             raise ParameterError("Network DP needs the neighbour weights a (see neighbour_weights)")
         return np.maximum(delta, np.asarray(a, dtype=float)) / eps
     shape = () if a is None else np.shape(a)
-    return np.full(shape, delta / eps)
+    return np.full(shape, laplace_scale(delta, eps))
 
 
 def smooth_sensitivity(signals: ArrayLike, epsilon: float, delta: float) -> NDArray[np.float64]:
@@ -126,7 +113,7 @@ def smooth_sensitivity(signals: ArrayLike, epsilon: float, delta: float) -> NDAr
     s = np.asarray(signals, dtype=float)
     if not np.all(np.isfinite(s) & (s > 0)):
         raise ParameterError("signals must be finite and > 0 (ξ = log s)")
-    eps = _positive(epsilon, "epsilon")
+    eps = _POSITIVE("epsilon", epsilon)
     if not 0.0 < float(delta) < 1.0:
         raise ParameterError(f"delta must lie in (0, 1) (got {delta})")
     return 2.0 * np.log(2.0 / float(delta)) / (np.e * eps * s)
@@ -164,7 +151,7 @@ def smooth_scales(
     _check_mechanism(mechanism)
     if calibration not in CALIBRATIONS:
         raise ParameterError(f"calibration must be one of {CALIBRATIONS} (got {calibration!r})")
-    eps = _positive(epsilon, "epsilon")
+    eps = _POSITIVE("epsilon", epsilon)
     s_star = smooth_sensitivity(signals, eps, delta)
     if mechanism == "signal":
         return 2.0 * s_star / eps if calibration == "paper" else 2.0 * s_star

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 from scipy import sparse
 
 from dpnet.errors import ParameterError
-from dpnet.estimation.privacy import neighbour_weights
+from dpnet.networks import eigenvalues, neighbour_weights
 
 __all__ = ["GraphFacts", "graph_facts"]
 
@@ -66,10 +66,9 @@ class GraphFacts:
 
 def graph_facts(G: nx.Graph, A: sparse.sparray | sparse.spmatrix) -> GraphFacts:
     """The :class:`GraphFacts` of a graph and its weights (dense eigensolve, ``O(n³)``)."""
-    M = sparse.csr_array(A, dtype=float)
-    if M.shape[0] < 2 or abs(M - M.T).max() > 1e-10 or np.abs(M.sum(axis=1) - 1).max() > 1e-10 or M.min() < 0:
-        raise ParameterError("A must be a symmetric, non-negative, row-stochastic n × n matrix with n ≥ 2")
-    eig = np.sort(np.linalg.eigvalsh(M.toarray()))[::-1]
+    eig = eigenvalues(A)
+    if eig.size < 2:
+        raise ParameterError(f"graph facts need n ≥ 2 agents (got {eig.size})")
     a = neighbour_weights(A)
     rest = eig[1:]
     return GraphFacts(

@@ -15,7 +15,7 @@ from scipy import special
 
 from dpnet.errors import ParameterError
 from dpnet.inference._checks import Weights, _check_int, _check_pos
-from dpnet.networks import check_weights
+from dpnet.networks import check_weights, neighbour_weights
 
 __all__ = [
     "Convention",
@@ -78,8 +78,7 @@ def network_dp_sensitivity(signal_sensitivity: ArrayLike, A: Weights) -> NDArray
     sig = np.broadcast_to(np.asarray(signal_sensitivity, dtype=float), (n,))
     if np.any(sig < 0) or not np.all(np.isfinite(sig)):
         raise ParameterError("signal_sensitivity must be finite and ≥ 0")
-    off = np.where(np.eye(n, dtype=bool), -np.inf, dense).max(axis=1) if n > 1 else np.zeros(1)
-    return np.maximum(sig, 1.0 + off)
+    return np.maximum(sig, 1.0 + neighbour_weights(dense))
 
 
 def noise_scale(

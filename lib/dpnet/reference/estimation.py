@@ -34,6 +34,9 @@ SPECTRA: Final = {
     "us_power_grid": {"beta_star": (0.999857, 2e-6), "lambda_n": (-0.9573, 1e-3), "a_max": (0.5, 1e-12)},
     "german_households": {"beta_star": (0.99018, 1e-4), "a_max": (1 / 9, 1e-12)},
 }
+#: Spec §7 B: the reference case of the exact-moment check, RGG(200, 0.15, seed 3), T = 60, Var ξ = σ² with
+#: σ = 1, Laplace noise of scale 0.5.
+MOMENT_CASE: Final = {"n": 200, "radius": 0.15, "graph_seed": 3, "horizon": 60, "sigma": 1.0, "scale": 0.5}
 #: Issue 7 and spec §7 B: Monte Carlo second moments within 5 % of the exact formulas.
 MOMENT_TOLERANCE: Final = 0.05
 #: Spec §7 B: the network average equals the running mean of the inputs to machine precision.
@@ -64,12 +67,14 @@ US_FIG7_COP: Final = {
     "MVUE-N": (98.6, 47.5, 24.5, 12.3, 6.16, 2.94, 1.58, 0.76),
 }
 FIG7_EPS: Final = (0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+#: Spec §7 D [sim]: US Signal-DP 10-draw mean CoP at ε = 1/16 (authors' calibration), ±15 %.
+US_FIG7_SIGNAL_FIRST: Final = {"MVUE-S": 0.124, "OL-S": 0.033}
 #: Spec §7 D: on the US grid Signal DP is negligible (CoP/CoD < 3 % over the grid, paper §5.3) and
-#: Network-DP CoP exceeds Signal-DP CoP more than 10³-fold at every ε. The spec's own 10-draw means give a
-#: factor of about 8 × 10² for the MVUE (98.6/0.124, 0.76/0.001) and 2.3 × 10³ for OL, so the MVUE's bar
-#: is 5 × 10² (its "10³" holds for OL only).
+#: Network-DP CoP exceeds Signal-DP CoP more than 10³-fold at every ε. The spec's own 10-draw means bear the
+#: factor out for online learning (77.5/0.033 ≈ 2.3 × 10³) but not for the MVUE (98.6/0.124 ≈ 8 × 10²):
+#: the MVUE pair is checked through the spec's MVUE-N curve and MVUE-S value instead of a factor.
 US_SIGNAL_SHARE: Final = 0.03
-US_NETWORK_FACTOR: Final = {"MVUE": 5e2, "OL": 1e3}
+US_NETWORK_FACTOR: Final = 1e3
 #: Spec §7 D [exact, heavy-tailed]: German CoP ≈ 0.27/ε (OL-S) and ≈ 3.5/ε (OL-N) under the authors'
 #: calibration, within a factor of 2.
 GERMAN_OL_COP: Final = {"OL-S": 0.27, "OL-N": 3.5}
@@ -177,7 +182,8 @@ def us_nonprivate_checks(errors: Mapping[str, float]) -> list[Check]:
 
 
 def us_figure7_checks(mean_cop: Mapping[str, Sequence[float]], cod: Mapping[str, float]) -> list[Check]:
-    """Spec §7 D on the US grid, authors' calibration, ε = 1/16 … 8 (10-draw means of CoP by mechanism)."""
+    """Spec §7 D on the US grid, authors' calibration, ε = 1/16 … 8 (10-draw means of CoP by mechanism,
+    the first entry at ε = 1/16)."""
     out: list[Check] = []
     for k, published in US_FIG7_COP.items():
         ratios = np.asarray(mean_cop[k]) / np.asarray(published)
@@ -188,12 +194,15 @@ def us_figure7_checks(mean_cop: Mapping[str, Sequence[float]], cod: Mapping[str,
         share = np.asarray(mean_cop[k]) / cod[k]
         out.append((f"US {k}: Signal DP is negligible, CoP/CoD < 3 % at every ε (§5.3)",
                     bool(np.all(share < US_SIGNAL_SHARE)), f"largest {share.max():.2%}"))  # fmt: skip
-    for s, n in (("MVUE-S", "MVUE-N"), ("OL-S", "OL-N")):
-        factor = np.asarray(mean_cop[n]) / np.asarray(mean_cop[s])
-        bar = US_NETWORK_FACTOR[n.split("-")[0]]
-        out.append((f"US: {n} CoP exceeds {s} CoP more than {bar:.0f}-fold at every ε",
-                    bool(np.all(factor > bar)),
-                    f"smallest factor {factor.min():.3g}"))  # fmt: skip
+    for k, published in US_FIG7_SIGNAL_FIRST.items():
+        ratio = float(mean_cop[k][0]) / published
+        out.append((f"US {k}: 10-draw mean CoP at ε = 1/16 ≈ {published} (±15 %, spec simulation)",
+                    abs(ratio - 1) <= US_TOLERANCE,
+                    f"{float(mean_cop[k][0]):.4f} (ratio {ratio:.2f})"))  # fmt: skip
+    factor = np.asarray(mean_cop["OL-N"]) / np.asarray(mean_cop["OL-S"])
+    out.append((f"US: OL-N CoP exceeds OL-S CoP more than {US_NETWORK_FACTOR:.0f}-fold at every ε",
+                bool(np.all(factor > US_NETWORK_FACTOR)),
+                f"smallest factor {factor.min():.3g}"))  # fmt: skip
     return out
 
 
