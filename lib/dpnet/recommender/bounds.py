@@ -1,0 +1,204 @@
+"""Closed-form lower bounds and mutual informations of paper 002 (spec §4), in nats unless stated.
+
+The paper writes ``log`` for base 2 but its proofs use ``log x ≤ x − 1``, true only for ``ln``; every
+information here is in nats. A sample-complexity lower bound follows from Fano's inequality: with
+``Z`` uniform on ``{0,1}^N`` and ``U`` users each carrying at most ``I`` nats about it, the learner is
+unreliable while ``U I < (N/2 − 1) ln 2`` (:func:`fano_users`, spec §7-A6).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import special, stats
+
+from dpnet.errors import ParameterError
+from dpnet.recommender.ldp import check_eps, flip_prob
+
+__all__ = [
+    "adaptive_lower_bound",
+    "binary_entropy",
+    "binomial_ratio",
+    "fano_target",
+    "fano_users",
+    "lemma47_error",
+    "maxsense_sketch_information",
+    "one_bit_information",
+    "thm33_users",
+    "thm43_bound",
+    "thm48_information",
+    "thm51_users",
+    "thm410_information",
+    "thmA5_users",
+]
+
+
+def _items(n: ArrayLike, minimum: int = 3) -> NDArray[np.float64]:
+    arr = np.asarray(n, dtype=float)
+    if np.any(arr < minimum) or np.any(arr != np.round(arr)):
+        raise ParameterError(f"N must be an integer ≥ {minimum} (got {n!r})")
+    return arr
+
+
+def _finite_eps(eps: float) -> float:
+    value = check_eps(eps)
+    if math.isinf(value):
+        raise ParameterError("the lower bounds need a finite eps")
+    return value
+
+
+def fano_target(n_items: ArrayLike) -> NDArray[np.float64] | float:
+    """Information (nats) needed about ``Z ∈ {0,1}^N`` before ``P_e ≤ 1/2`` is possible: ``(N/2 − 1) ln 2``."""
+    return (_items(n_items) / 2.0 - 1.0) * math.log(2.0)
+
+
+def fano_users(n_items: ArrayLike, information: ArrayLike) -> NDArray[np.float64] | float:
+    """Users below which every scheme is unreliable, when each user carries ``information`` nats."""
+    return fano_target(n_items) / np.asarray(information, dtype=float)
+
+
+def thm33_users(n_items: ArrayLike, eps: float, convention: str = "fano") -> NDArray[np.float64] | float:
+    """Thm 3.3 (any ε-LDP scheme, Lemma 3.1's ``I ≤ ε`` nats): ``"paper"`` ``N ln 2/ε``, ``"fano"`` ``(N/2 − 1) ln 2/ε``."""
+    eps = _finite_eps(eps)
+    if convention == "paper":
+        return _items(n_items) * math.log(2.0) / eps
+    if convention == "fano":
+        return fano_users(n_items, eps)
+    raise ParameterError(f"convention must be 'paper' or 'fano' (got {convention!r})")
+
+
+def thmA5_users(
+    n_items: ArrayLike, eps: float, n_clusters: int = 2, tolerance: float = 0.0, p_max: float = 0.5
+) -> NDArray[np.float64] | float:
+    """Thm A.5 (distortion ``d = tolerance``): unreliable if ``U < (1 − p_max) N L (1 − d/N − 1/L)²/(3ε)``."""
+    n = _items(n_items)
+    return (1 - p_max) * n * n_clusters * (1 - tolerance / n - 1 / n_clusters) ** 2 / (3 * _finite_eps(eps))
+
+
+def binomial_ratio(n_items: ArrayLike, w: ArrayLike, top_shift: int = 0) -> NDArray[np.float64] | float:
+    """``C(N − w, w − top_shift) / C(N, w)``, through log-gamma (0 when ``N − w < w − top_shift``)."""
+    n, w = np.asarray(n_items, dtype=float), np.asarray(w, dtype=float)
+    k = w - top_shift
+    ok = (n - w >= k) & (k >= 0)
+    nn, kk = np.where(ok, n - w, 1.0), np.where(ok, k, 0.0)
+    log = (special.gammaln(nn + 1) - special.gammaln(kk + 1) - special.gammaln(nn - kk + 1)
+           - special.gammaln(n + 1) + special.gammaln(w + 1) + special.gammaln(n - w + 1))  # fmt: skip
+    return np.where(ok, np.exp(log), 0.0)
+
+
+def lemma47_error(n_items: ArrayLike, w: ArrayLike) -> NDArray[np.float64] | float:
+    """Lemma 4.7: ``C(N − w, w)/C(N, w) − (1 − w²/N)`` (claimed Θ(w⁴/N²); exactly 0 at ``w = 1``)."""
+    n, w = np.asarray(n_items, dtype=float), np.asarray(w, dtype=float)
+    return binomial_ratio(n, w) - (1.0 - w**2 / n)
+
+
+def thm48_information(n_items: ArrayLike, w: ArrayLike, eps: float) -> NDArray[np.float64] | float:
+    """Thm 4.8's bound on one user's information (nats): ``e^{2ε}(Δ₁ + Δ₂)``.
+
+    ``Δ₁ = w C(N−w, w−1)/(2 C(N, w))`` and ``Δ₂ = 1 − [C(N−w, w) + w C(N−w, w−1)]/C(N, w)``.
+    """
+    w = np.asarray(w, dtype=float)
+    r0, r1 = binomial_ratio(n_items, w), binomial_ratio(n_items, w, top_shift=1)
+    return math.exp(2 * _finite_eps(eps)) * (w * r1 / 2.0 + 1.0 - r0 - w * r1)
+
+
+def thm410_information(n_items: ArrayLike, w: ArrayLike, eps: float) -> NDArray[np.float64] | float:
+    """Thm 4.10's explicit bound (nats; meaningful for ``w³ ≪ N``, ``ε < ln 2``).
+
+    ``2 ε'² w/N + e^{2ε}[1 + w²/N − (1 + 2w²/(N − 2w + 1)) C(N−w, w)/C(N, w)]`` with ``ε' = e^ε − 1``.
+    """
+    n, w, eps = np.asarray(n_items, dtype=float), np.asarray(w, dtype=float), _finite_eps(eps)
+    mismatch = 1.0 + w**2 / n - (1.0 + 2.0 * w**2 / (n - 2 * w + 1)) * binomial_ratio(n, w)
+    return 2.0 * math.expm1(eps) ** 2 * w / n + math.exp(2 * eps) * mismatch
+
+
+def thm51_users(
+    n_items: float, w: int, eps: float, delta: float, theta: float = 1.0, d: float = 0.0
+) -> float:
+    """The MaxSense proof's sufficient number of users: ``75 N² (ln 2 + (1 + d) ln N)/(θ w ε̂² δ²)``."""
+    from dpnet.recommender.ldp import eps_hat
+
+    return (
+        75
+        * n_items**2
+        * (math.log(2) + (1 + d) * math.log(n_items))
+        / (theta * w * eps_hat(eps) ** 2 * delta**2)
+    )
+
+
+def binary_entropy(p: ArrayLike) -> NDArray[np.float64]:
+    """``h(p) = −p ln p − (1 − p) ln(1 − p)`` in nats (0 at the ends)."""
+    p = np.asarray(p, dtype=float)
+    return special.entr(p) + special.entr(1.0 - p)
+
+
+def one_bit_information(n_items: int, query: ArrayLike) -> float:
+    """Exact ``I(Z; S)`` (nats) of the 1-bit sketch ``S = 1_A(I, Z_I)``, ``w = 1`` (Thm 4.3), by enumeration.
+
+    ``Z`` is uniform on ``{0,1}^N``, ``I`` uniform on ``[N]``; ``query`` is the ``N × 2`` boolean
+    indicator of ``A ⊂ [N] × {0, 1}``. Enumerates the ``2^N`` values of ``Z`` (``N ≤ 16``).
+    """
+    a = np.asarray(query, dtype=bool)
+    if a.shape != (n_items, 2) or not 1 <= n_items <= 16:
+        raise ParameterError(f"query must be an (N, 2) boolean array with 1 ≤ N ≤ 16 (got shape {a.shape})")
+    z = np.array(list(itertools.product((0, 1), repeat=n_items)), dtype=np.int64)
+    p1 = a[np.arange(n_items), z].mean(axis=1)  # P[S = 1 | Z]
+    return float(binary_entropy(p1.mean()) - binary_entropy(p1).mean())
+
+
+def thm43_bound(n_items: int, query: ArrayLike) -> float:
+    """Thm 4.3's bound ``|C₁|/(2N) (1/|A| + 1/(2N − |A|))`` (≤ 1/N), ``C₁`` the items with one value queried."""
+    a = np.asarray(query, dtype=bool)
+    size, c1 = int(a.sum()), int(np.sum(a.sum(axis=1) == 1))
+    if size in (0, 2 * n_items):
+        return 0.0
+    return c1 / (2 * n_items) * (1 / size + 1 / (2 * n_items - size))
+
+
+def maxsense_sketch_information(n_items: int, w: int, eps: float, theta: float = 1.0) -> float:
+    """Exact ``I(Z; S | H)`` (nats) of one MaxSense sketch in the lower-bound model (spec E2b).
+
+    ``Z`` uniform on ``{0,1}^N`` (item ``i`` liked iff ``Z_i = 1``), a uniform ``w``-subset rated,
+    ``H`` public with ``h ~ Bin(N, θ/w)`` probed items of which ``m ~ Bin(h, 1/2)`` are liked:
+    ``E_h[h_b(E_m g(m)) − E_m h_b(g(m))]`` with ``g(m) = f + (1 − 2f)(1 − C(N − m, w)/C(N, w))``.
+    """
+    if not (
+        isinstance(n_items, (int, np.integer)) and isinstance(w, (int, np.integer)) and 1 <= w <= n_items
+    ):
+        raise ParameterError(f"need integers 1 ≤ w ≤ N (got N={n_items!r}, w={w!r})")
+    if not 0 < theta <= w:
+        raise ParameterError(f"theta must be in (0, w] (got {theta})")
+    f = flip_prob(eps)
+    h_dist = stats.binom(n_items, theta / w)
+    lo, hi = (int(x) for x in h_dist.ppf([1e-15, 1 - 1e-15]))
+    hs = np.arange(max(lo - 1, 0), min(hi + 1, n_items) + 1)
+    m = np.arange(hs.max() + 1)
+    miss = np.exp(special.gammaln(n_items - m + 1) - special.gammaln(n_items - m - w + 1)
+                  - special.gammaln(n_items + 1) + special.gammaln(n_items - w + 1))  # fmt: skip
+    miss = np.where(n_items - m >= w, miss, 0.0)
+    g = f + (1 - 2 * f) * (1 - miss)
+    pm = stats.binom.pmf(m[None, :], hs[:, None], 0.5)
+    per_h = binary_entropy(pm @ g) - pm @ binary_entropy(g)
+    weights = h_dist.pmf(hs)
+    return float(weights @ per_h / weights.sum())
+
+
+def adaptive_lower_bound(n_items: float, eps: float) -> int:
+    """Thm 6.1: first ``T`` with ``δ_T ≥ (N/2 − 1) ln 2`` for ``δ_{T+1} = δ_T + (C/N) max(1, δ_T)``, ``δ₀ = 0``.
+
+    ``C = 40 ε'²``, ``ε' = e^ε − 1`` (spec §7-A16). Solved in closed form: linear growth up to
+    ``δ = 1``, geometric with ratio ``1 + C/N`` after.
+    """
+    n = float(_items(n_items))
+    c = 40.0 * math.expm1(_finite_eps(eps)) ** 2
+    step, target = c / n, float(fano_target(n))
+    if target <= 0:
+        return 0
+    linear = math.ceil(1.0 / step - 1e-12)  # first T with δ_T = T C/N ≥ 1
+    if target <= linear * step:
+        return math.ceil(target / step - 1e-12)
+    grown = math.ceil(math.log(target / (linear * step)) / math.log1p(step) - 1e-12)
+    return linear + grown

@@ -1,0 +1,276 @@
+"""Simulators of the users' private sketches and of the server's aggregates (spec §3).
+
+The *aggregate* simulators draw the server's sufficient statistics directly, exactly in
+distribution, so their cost does not grow with the number of users ``U``:
+
+- :func:`pairwise_matrix`: users are i.i.d. and each queries one uniform pair, so the pair counts
+  are multinomial and each pair's sum of released bits is binomial given its count.
+- :func:`maxsense_scores` (Bernoulli-rating model, as in the proof of Thm 5.1): for each user type,
+  the non-flipped users who sense a liked item are located through the *first* such item of each
+  user (a multinomial draw), the later items of their rows being independent; flipped users with
+  nothing to report contribute independent Bernoulli sensing bits. ``O(K N)`` per draw.
+
+The per-user simulators (:func:`pairwise_matrix_per_user`, :func:`maxsense_scores_per_user`,
+:func:`multi_maxsense_scores_per_user`) follow every user, in chunks, for small cases and to test
+the aggregates against; ``ratings="subset"`` gives each user exactly ``w`` rated items (the model
+of §2.1) instead of the Bernoulli approximation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+from numpy.typing import NDArray
+
+from dpnet.errors import ParameterError
+from dpnet.recommender.ldp import flip_prob, rr_bits
+from dpnet.recommender.model import BlockModel, _check_theta
+
+__all__ = [
+    "SKETCHES",
+    "maxsense_scores",
+    "maxsense_scores_per_user",
+    "multi_maxsense_scores",
+    "multi_maxsense_scores_per_user",
+    "pair_sketch_probabilities",
+    "pairwise_matrix",
+    "pairwise_matrix_per_user",
+]
+
+SKETCHES = ("agree", "both_like", "agree_rated")
+_CELLS = 1 << 22  # user × item cells per chunk of the per-user simulators
+
+
+def _check_users(n_users: int) -> int:
+    if isinstance(n_users, bool) or not isinstance(n_users, (int, np.integer)) or n_users < 0:
+        raise ParameterError(f"n_users must be an integer ≥ 0 (got {n_users!r})")
+    return int(n_users)
+
+
+def _check_labels(model: BlockModel, labels: NDArray[np.int64]) -> NDArray[np.int64]:
+    lab = np.asarray(labels)
+    if lab.shape != (model.n_items,) or lab.min() < 0 or lab.max() >= model.L:
+        raise ParameterError(
+            f"labels must give a cluster in [0, {model.L}) for each of the {model.n_items} items"
+        )
+    return lab.astype(np.int64)
+
+
+def _chunks(n_users: int, width: int) -> Iterator[int]:
+    size = max(1, _CELLS // max(width, 1))
+    for start in range(0, n_users, size):
+        yield min(size, n_users - start)
+
+
+# --------------------------------------------------------------------------------------------------
+# Pairwise-Preference (Fig. 1)
+# --------------------------------------------------------------------------------------------------
+
+
+def pair_sketch_probabilities(
+    model: BlockModel, sketch: str = "agree", support_known: bool = False
+) -> NDArray:
+    """``P[S₀ = 1]`` for a user queried on a pair of items of clusters ``(l, l')``, as an (L, L) array.
+
+    Sketches (spec §7-A1): ``"agree"`` is Fig. 1's ``1{R̂_i = R̂_j}`` with unrated items counted as 0;
+    ``"both_like"`` is the prose's "rated both positively"; ``"agree_rated"`` is App. B's "both rated
+    and equal". With ``support_known`` the pair is drawn from the user's rated items (both rated).
+    """
+    if sketch not in SKETCHES:
+        raise ParameterError(f"sketch must be one of {', '.join(SKETCHES)} (got {sketch!r})")
+    if support_known:
+        if model.w < 2:
+            raise ParameterError("support_known needs w ≥ 2 rated items per user")
+        r1 = r2 = 1.0
+    else:
+        n, w = model.n_items, model.w
+        r1, r2 = w / n, w * (w - 1) / (n * (n - 1))
+    b = model.like()
+    bi, bj = b[:, :, None], b[:, None, :]
+    if sketch == "agree":
+        per_type = 1.0 - r1 * (bi + bj) + 2.0 * r2 * bi * bj
+    elif sketch == "both_like":
+        per_type = r2 * bi * bj
+    else:
+        per_type = r2 * (bi * bj + (1 - bi) * (1 - bj))
+    return np.tensordot(np.asarray(model.alpha), per_type, axes=1)
+
+
+def pairwise_matrix(
+    model: BlockModel,
+    labels: NDArray[np.int64],
+    n_users: int,
+    eps: float,
+    rng: np.random.Generator,
+    *,
+    sketch: str = "agree",
+    support_known: bool = False,
+) -> NDArray[np.int64]:
+    """The server's symmetric count matrix ``Â`` of Pairwise-Preference (zero diagonal), drawn in aggregate."""
+    n_users, labels = _check_users(n_users), _check_labels(model, labels)
+    q = pair_sketch_probabilities(model, sketch, support_known)
+    f = flip_prob(eps)
+    iu, ju = np.triu_indices(model.n_items, 1)
+    counts = rng.multinomial(n_users, np.full(iu.size, 1.0 / iu.size))
+    ones = rng.binomial(counts, f + (1.0 - 2.0 * f) * q[labels[iu], labels[ju]])
+    a = np.zeros((model.n_items, model.n_items), dtype=np.int64)
+    a[iu, ju] = ones
+    return a + a.T
+
+
+def pairwise_matrix_per_user(
+    model: BlockModel,
+    labels: NDArray[np.int64],
+    n_users: int,
+    eps: float,
+    rng: np.random.Generator,
+    *,
+    sketch: str = "agree",
+    support_known: bool = False,
+) -> NDArray[np.int64]:
+    """As :func:`pairwise_matrix`, following each user (exact ``w``-subset marginals of the pair)."""
+    n_users, labels = _check_users(n_users), _check_labels(model, labels)
+    pair_sketch_probabilities(model, sketch, support_known)  # validates sketch and support_known
+    n, w, b = model.n_items, model.w, model.like()
+    flat = np.zeros(n * n, dtype=np.int64)
+    for size in _chunks(n_users, 16):
+        i = rng.integers(n, size=size)
+        j = rng.integers(n - 1, size=size)
+        j += j >= i
+        k = rng.choice(model.K, p=model.alpha, size=size)
+        if support_known:
+            rated_i = rated_j = np.ones(size, dtype=bool)
+        else:
+            rated_i = rng.random(size) < w / n
+            rated_j = rng.random(size) < np.where(rated_i, (w - 1) / (n - 1), w / (n - 1))
+        like_i = rng.random(size) < b[k, labels[i]]
+        like_j = rng.random(size) < b[k, labels[j]]
+        if sketch == "agree":
+            s0 = (rated_i & like_i) == (rated_j & like_j)
+        elif sketch == "both_like":
+            s0 = rated_i & like_i & rated_j & like_j
+        else:
+            s0 = rated_i & rated_j & (like_i == like_j)
+        s = rr_bits(s0, eps, rng)
+        flat += np.bincount(np.minimum(i, j)[s] * n + np.maximum(i, j)[s], minlength=n * n)
+    a = flat.reshape(n, n)
+    return a + a.T
+
+
+# --------------------------------------------------------------------------------------------------
+# MaxSense (Fig. 2) and Multi-MaxSense (Fig. 3)
+# --------------------------------------------------------------------------------------------------
+
+
+def maxsense_scores(
+    model: BlockModel, labels: NDArray[np.int64], n_users: int, eps: float, rng: np.random.Generator,
+    *, theta: float = 1.0,
+) -> NDArray[np.int64]:  # fmt: skip
+    """Item scores ``B_i = Σ_u H_ui S_u`` of MaxSense under the Bernoulli-rating model, drawn in aggregate.
+
+    User ``u`` of type ``k`` senses item ``i`` with probability ``p = θ/w``; a sensed item is rated and
+    liked with probability ``ρ b_kl`` (so ``X_ui = H_ui R̂_ui ~ Bernoulli(q_i)``, ``q_i = p ρ b_kl``,
+    independently); ``S₀ = max_i X_ui`` and ``S = RR(S₀, ε)``. Exact in distribution, ``O(K N)``.
+    """
+    n_users, labels = _check_users(n_users), _check_labels(model, labels)
+    theta = _check_theta(model, theta)
+    p, rho, f = theta / model.w, model.rho, flip_prob(eps)
+    types = rng.multinomial(n_users, np.asarray(model.alpha))
+    scores = np.zeros(model.n_items, dtype=np.int64)
+    for k in range(model.K):
+        like = model.like()[k, labels]
+        q = p * rho * like
+        h = p * (1.0 - rho * like) / (1.0 - q)  # P[H_ui = 1 | X_ui = 0]
+        log_miss = np.log1p(-q)
+        empty = math.exp(log_miss.sum())  # P[a user senses no liked item]
+        kept = rng.binomial(types[k], 1.0 - f)
+        # non-flipped users who sense a liked item release S = 1; locate each row's first positive item
+        n_hit = rng.binomial(kept, 1.0 - empty)
+        if n_hit > 0:
+            first = np.exp(np.concatenate([[0.0], np.cumsum(log_miss)[:-1]])) * q
+            m = rng.multinomial(n_hit, first / first.sum())
+            before = np.cumsum(m) - m  # rows whose first positive item comes before item i
+            positives = m + rng.binomial(before, q)
+            scores += positives + rng.binomial(n_hit - positives, h)
+        # flipped users who sense nothing liked also release S = 1
+        scores += rng.binomial(rng.binomial(types[k] - kept, empty), h)
+    return scores
+
+
+def maxsense_scores_per_user(
+    model: BlockModel, labels: NDArray[np.int64], n_users: int, eps: float, rng: np.random.Generator,
+    *, theta: float = 1.0, ratings: str = "bernoulli",
+) -> NDArray[np.int64]:  # fmt: skip
+    """MaxSense scores following each user; ``ratings="subset"`` is the exact ``w``-subset model of §2.1.
+
+    With ``"subset"`` only the rated items' sensing bits matter for ``S₀``; the others are independent
+    of ``S`` and are added as ``Binomial(#{S = 1, i ∉ W_u}, p)`` (spec §3), which is exact.
+    """
+    n_users, labels = _check_users(n_users), _check_labels(model, labels)
+    theta = _check_theta(model, theta)
+    if ratings not in ("bernoulli", "subset"):
+        raise ParameterError(f"ratings must be 'bernoulli' or 'subset' (got {ratings!r})")
+    n, w, p, b = model.n_items, model.w, theta / model.w, model.like()
+    scores = np.zeros(n, dtype=np.int64)
+    for size in _chunks(n_users, n):
+        k = rng.choice(model.K, p=model.alpha, size=size)
+        if ratings == "bernoulli":
+            sensed = rng.random((size, n)) < p
+            liked = rng.random((size, n)) < model.rho * b[k][:, labels]
+            s = rr_bits((sensed & liked).any(axis=1), eps, rng)
+            scores += sensed[s].sum(axis=0)
+            continue
+        rated = np.argpartition(rng.random((size, n)), w - 1, axis=1)[:, :w]
+        liked = rng.random((size, w)) < b[k[:, None], labels[rated]]
+        sensed = rng.random((size, w)) < p
+        s = rr_bits((sensed & liked).any(axis=1), eps, rng)
+        hits = np.bincount(rated[s][sensed[s]], minlength=n)
+        in_rated = np.bincount(rated[s].ravel(), minlength=n)
+        scores += hits + rng.binomial(int(s.sum()) - in_rated, p)
+    return scores
+
+
+def _check_bits(model: BlockModel, theta: float, n_bits: int) -> int:
+    blocks = math.floor(model.w / theta)
+    if isinstance(n_bits, bool) or not isinstance(n_bits, (int, np.integer)) or not 1 <= n_bits <= blocks:
+        raise ParameterError(f"n_bits (Q) must be an integer in [1, ⌊w/θ⌋ = {blocks}] (got {n_bits!r})")
+    return int(n_bits)
+
+
+def multi_maxsense_scores(
+    model: BlockModel, labels: NDArray[np.int64], n_users: int, eps: float, rng: np.random.Generator,
+    *, theta: float = 1.0, n_bits: int = 1,
+) -> NDArray[np.int64]:  # fmt: skip
+    """Multi-MaxSense scores as the paper's analysis treats them: ``Q U`` independent users at ``ε/Q``.
+
+    Exact only for one user type under the Bernoulli-rating model (spec §7-A8); see
+    :func:`multi_maxsense_scores_per_user` for the scheme as specified.
+    """
+    n_bits = _check_bits(model, _check_theta(model, theta), n_bits)
+    return maxsense_scores(model, labels, _check_users(n_users) * n_bits, eps / n_bits, rng, theta=theta)
+
+
+def multi_maxsense_scores_per_user(
+    model: BlockModel, labels: NDArray[np.int64], n_users: int, eps: float, rng: np.random.Generator,
+    *, theta: float = 1.0, n_bits: int = 1,
+) -> NDArray[np.int64]:  # fmt: skip
+    """Multi-MaxSense (Fig. 3) user by user: ``Q`` disjoint blocks of one random permutation, one type and one
+    ``w``-subset of rated items per user, each block's bit released at ``ε/Q``."""
+    n_users, labels = _check_users(n_users), _check_labels(model, labels)
+    n_bits = _check_bits(model, _check_theta(model, theta), n_bits)
+    n, w, b = model.n_items, model.w, model.like()
+    blocks = math.floor(w / theta)
+    scores = np.zeros(n, dtype=np.int64)
+    for size in _chunks(n_users, 4 * n):
+        block = rng.random((size, n)).argsort(axis=1).argsort(axis=1) * blocks // n
+        chosen = rng.random((size, blocks)).argsort(axis=1)[:, :n_bits]
+        k = rng.choice(model.K, p=model.alpha, size=size)
+        rated = rng.random((size, n)).argsort(axis=1).argsort(axis=1) < w
+        liked = rated & (rng.random((size, n)) < b[k][:, labels])
+        for q in range(n_bits):
+            probe = block == chosen[:, q : q + 1]
+            s = rr_bits((probe & liked).any(axis=1), eps / n_bits, rng)
+            scores += probe[s].sum(axis=0)
+    return scores
