@@ -51,7 +51,7 @@ def _finite_eps(eps: float) -> float:
 
 
 def fano_target(n_items: ArrayLike) -> NDArray[np.float64] | float:
-    """Information (nats) needed about ``Z ∈ {0,1}^N`` before ``P_e ≤ 1/2`` is possible: ``(N/2 − 1) ln 2``."""
+    """Information (nats) needed about ``Z ∈ {0,1}^N`` before ``P_e ≤ 1/2``: ``(N/2 − 1) ln 2``."""
     return (_items(n_items) / 2.0 - 1.0) * math.log(2.0)
 
 
@@ -61,7 +61,10 @@ def fano_users(n_items: ArrayLike, information: ArrayLike) -> NDArray[np.float64
 
 
 def thm33_users(n_items: ArrayLike, eps: float, convention: str = "fano") -> NDArray[np.float64] | float:
-    """Thm 3.3 (any ε-LDP scheme, Lemma 3.1's ``I ≤ ε`` nats): ``"paper"`` ``N ln 2/ε``, ``"fano"`` ``(N/2 − 1) ln 2/ε``."""
+    """Thm 3.3 (any ε-LDP scheme; Lemma 3.1: ``I ≤ ε`` nats).
+
+    ``"paper"``: ``N ln 2/ε``; ``"fano"``: ``(N/2 − 1) ln 2/ε`` (spec §7-A6).
+    """
     eps = _finite_eps(eps)
     if convention == "paper":
         return _items(n_items) * math.log(2.0) / eps
@@ -150,7 +153,7 @@ def one_bit_information(n_items: int, query: ArrayLike) -> float:
 
 
 def thm43_bound(n_items: int, query: ArrayLike) -> float:
-    """Thm 4.3's bound ``|C₁|/(2N) (1/|A| + 1/(2N − |A|))`` (≤ 1/N), ``C₁`` the items with one value queried."""
+    """Thm 4.3's bound ``|C₁|/(2N) (1/|A| + 1/(2N − |A|)) ≤ 1/N``; ``C₁``: items with one value in ``A``."""
     a = np.asarray(query, dtype=bool)
     size, c1 = int(a.sum()), int(np.sum(a.sum(axis=1) == 1))
     if size in (0, 2 * n_items):
@@ -187,7 +190,7 @@ def maxsense_sketch_information(n_items: int, w: int, eps: float, theta: float =
 
 
 def adaptive_lower_bound(n_items: float, eps: float) -> int:
-    """Thm 6.1: first ``T`` with ``δ_T ≥ (N/2 − 1) ln 2`` for ``δ_{T+1} = δ_T + (C/N) max(1, δ_T)``, ``δ₀ = 0``.
+    """Thm 6.1: first ``T`` with ``δ_T ≥ (N/2 − 1) ln 2``, ``δ_{T+1} = δ_T + (C/N) max(1, δ_T)``, ``δ₀ = 0``.
 
     ``C = 40 ε'²``, ``ε' = e^ε − 1`` (spec §7-A16). Solved in closed form: linear growth up to
     ``δ = 1``, geometric with ratio ``1 + C/N`` after.

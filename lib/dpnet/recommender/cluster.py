@@ -93,7 +93,7 @@ def kmeans_1d(values: ArrayLike, k: int) -> NDArray[np.int64]:
 
 
 def spectral_labels(matrix: ArrayLike, k: int, rng: np.random.Generator) -> NDArray[np.int64]:
-    """Pairwise-Preference's server step (Fig. 1): project on the ``k`` top-|eigenvalue| eigenvectors, k-means.
+    """Pairwise-Preference's server step (Fig. 1): spectral projection, then k-means.
 
     Rows of ``Â X`` (``X`` the eigenvectors of the ``k`` largest eigenvalues in magnitude, spec §7-A3)
     are clustered by :func:`kmeans` with k-means++ and ten starts.
@@ -107,7 +107,7 @@ def spectral_labels(matrix: ArrayLike, k: int, rng: np.random.Generator) -> NDAr
 
 
 def misclassified(truth: ArrayLike, labels: ArrayLike) -> int:
-    """Items mislabelled under the best matching of cluster names (Hungarian algorithm); 0 is exact recovery."""
+    """Items mislabelled under the best matching of cluster names (Hungarian); 0 is exact recovery."""
     t, p = np.asarray(truth, dtype=np.int64), np.asarray(labels, dtype=np.int64)
     if t.shape != p.shape or t.ndim != 1:
         raise ParameterError("truth and labels must be 1-D arrays of the same length")

@@ -133,7 +133,7 @@ def success_curves(
     tasks, keys = [], []
     for s, (setting, grid) in enumerate(zip(settings, grids, strict=True)):
         for j, n_users in enumerate(np.asarray(grid, dtype=float)):
-            tasks.append((setting, int(round(n_users)), trials))
+            tasks.append((setting, round(float(n_users)), trials))
             keys.append((key, s, j))
     errors = run_sweep(_cell, tasks, seed=seed, keys=keys, desc=desc)
     return pd.DataFrame({

@@ -33,7 +33,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class BlockModel:
-    """Bipartite SBM: ``alpha`` (K,), ``beta`` (L,), like probabilities ``b`` (K, L), ``N`` items, ``w`` ratings."""
+    """Bipartite SBM: ``alpha`` (K,), ``beta`` (L,), like probabilities ``b`` (K, L), ``N``, ``w``."""
 
     alpha: tuple[float, ...]
     beta: tuple[float, ...]
@@ -114,7 +114,7 @@ def _check_theta(model: BlockModel, theta: float) -> float:
 
 
 def delta_min(model: BlockModel, theta: float = 1.0) -> float:
-    """Separability constant of Thm 5.1: ``min_{l<l'} |Σ_k α_k e^{−θ v_k} (b_kl − b_kl')|``, ``v_k = Σ_l β_l b_kl``."""
+    """Separability of Thm 5.1: ``min_{l<l'} |Σ_k α_k e^{−θ v_k} (b_kl − b_kl')|``, ``v_k = Σ_l β_l b_kl``."""
     theta = float(theta)
     b, alpha, beta = model.like(), np.asarray(model.alpha), np.asarray(model.beta)
     weight = alpha * np.exp(-theta * (b @ beta))

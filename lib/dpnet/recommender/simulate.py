@@ -108,7 +108,7 @@ def pairwise_matrix(
     sketch: str = "agree",
     support_known: bool = False,
 ) -> NDArray[np.int64]:
-    """The server's symmetric count matrix ``Â`` of Pairwise-Preference (zero diagonal), drawn in aggregate."""
+    """The server's symmetric count matrix ``Â`` of Pairwise-Preference (zero diagonal), in aggregate."""
     n_users, labels = _check_users(n_users), _check_labels(model, labels)
     q = pair_sketch_probabilities(model, sketch, support_known)
     f = flip_prob(eps)
