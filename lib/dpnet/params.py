@@ -187,6 +187,20 @@ class Schema:
     constraints: tuple[Callable[[dict[str, Any]], None], ...] = field(default=())
 
 
+def _budgets() -> Check:
+    """An increasing list of ε > 0 in which the string ``"inf"`` stands for the non-private limit."""
+
+    def convert(value: Any) -> list[float]:
+        if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+            raise TypeError("not a list")
+        out = [math.inf if v == "inf" else real(gt=0.0).convert(v) for v in value]
+        if len(out) < 2 or any(b <= a for a, b in itertools.pairwise(out)):
+            raise ValueError("it needs at least 2 strictly increasing values")
+        return out
+
+    return Check("a strictly increasing list of at least 2 budgets ε > 0, or 'inf' (last)", convert)
+
+
 _COMMON = {
     "mode": Param(choice("quick", "full"), "'quick' (CI-sized) or 'full' (the paper's sizes)"),
     "seed": Param(integer(ge=0), "seed of every random draw in the chapter"),
@@ -420,6 +434,36 @@ SCHEMAS: dict[str, Schema] = {
             "n_mc": Param(
                 integer(ge=100, le=100_000), "runs of the exact-moment check", quick=1000, full=2000
             ),
+        }
+    ),
+    "recommender-maxsense": Schema(
+        {
+            **_COMMON,
+            "n_items": Param(
+                list_of(integer(ge=20, le=2000), min_len=2),
+                "item counts N of the scaling sweeps (E3, E4)",
+                quick=[50, 100, 200],
+                full=[50, 100, 200, 400],
+            ),
+            "ratings_per_user": Param(
+                list_of(integer(ge=2, le=50), min_len=2), "ratings per user w of MaxSense's w sweep (N = 100)"
+            ),
+            "eps_values": Param(
+                _budgets(), "privacy levels ε of the ε sweeps (E3, E4); 'inf' is non-private"
+            ),
+            "theta": Param(
+                real(gt=0.0, le=2.0), "MaxSense's sensing constant θ (probes θN/w items; paper: free)"
+            ),
+            "trials": Param(
+                integer(ge=10, le=2000), "runs per point, MaxSense and Multi-MaxSense", quick=40, full=100
+            ),
+            "pp_trials": Param(
+                integer(ge=5, le=500), "runs per point, Pairwise-Preference", quick=10, full=20
+            ),
+            "one_bit_trials": Param(
+                integer(ge=50, le=100_000), "runs per N of the 1-bit schemes", quick=400, full=2000
+            ),
+            "exact_simulators": Param(choice(True, False), "also run the per-user simulators (E4c, E6)"),
         }
     ),
     "reproducibility": Schema({**_COMMON}),
