@@ -164,6 +164,7 @@ def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
         "treatment-identification": "best_arm_probability tvd_vs_eps runtime",
         "online-learning": "ol_limit_nodp ol_final_ratio identification_probability",
         "distributed-estimation": "graph_facts cop_vs_eps slopes",
+        "recommender-maxsense": "u90 u90_predicted fitted_exponents",
     }
     chapter_metrics = {c: json.loads((root / "results" / c / "metrics.json").read_text()) for c in required}
     for cid, keys in required.items():

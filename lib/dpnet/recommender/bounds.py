@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -25,6 +26,7 @@ __all__ = [
     "fano_target",
     "fano_users",
     "lemma47_error",
+    "lemma47_error_exact",
     "maxsense_sketch_information",
     "one_bit_information",
     "thm33_users",
@@ -37,9 +39,10 @@ __all__ = [
 
 
 def _items(n: ArrayLike, minimum: int = 3) -> NDArray[np.float64]:
+    # the closed forms extend to real N through the gamma function, which smooth curves use
     arr = np.asarray(n, dtype=float)
-    if np.any(arr < minimum) or np.any(arr != np.round(arr)):
-        raise ParameterError(f"N must be an integer ≥ {minimum} (got {n!r})")
+    if not np.all(np.isfinite(arr)) or np.any(arr < minimum):
+        raise ParameterError(f"N must be a number ≥ {minimum} (got {n!r})")
     return arr
 
 
@@ -81,21 +84,43 @@ def thmA5_users(
     return (1 - p_max) * n * n_clusters * (1 - tolerance / n - 1 / n_clusters) ** 2 / (3 * _finite_eps(eps))
 
 
+def _log_binomial_ratio(n_items: ArrayLike, w: ArrayLike, top_shift: int = 0) -> NDArray[np.float64]:
+    # log C(N − w, w − s)/C(N, w) as a sum of log1p terms, without cancellation at large N:
+    # C(N−w, w)/C(N, w) = Π_{j<w} (1 − w/(N − j)); with s = 1, the product to w − 1 times w/(N − w + 1);
+    # −∞ (a ratio of 0) when N − w < w − s
+    n, w = np.broadcast_arrays(np.asarray(n_items, dtype=float), np.asarray(w, dtype=float))
+    if np.any(w < 1) or np.any(w != np.round(w)):
+        raise ParameterError(f"w must be an integer ≥ 1 (got {w!r})")
+    ok = n - w >= w - top_shift
+    log = np.zeros(n.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for j in range(int(w.max()) - top_shift):
+            log += np.where(ok & (j < w - top_shift), np.log1p(-w / (n - j)), 0.0)
+        if top_shift:
+            log += np.where(ok, np.log(w / (n - w + 1)), 0.0)
+    return np.where(ok, log, -np.inf)
+
+
 def binomial_ratio(n_items: ArrayLike, w: ArrayLike, top_shift: int = 0) -> NDArray[np.float64] | float:
-    """``C(N − w, w − top_shift) / C(N, w)``, through log-gamma (0 when ``N − w < w − top_shift``)."""
-    n, w = np.asarray(n_items, dtype=float), np.asarray(w, dtype=float)
-    k = w - top_shift
-    ok = (n - w >= k) & (k >= 0)
-    nn, kk = np.where(ok, n - w, 1.0), np.where(ok, k, 0.0)
-    log = (special.gammaln(nn + 1) - special.gammaln(kk + 1) - special.gammaln(nn - kk + 1)
-           - special.gammaln(n + 1) + special.gammaln(w + 1) + special.gammaln(n - w + 1))  # fmt: skip
-    return np.where(ok, np.exp(log), 0.0)
+    """``C(N − w, w − top_shift) / C(N, w)`` for integers ``w ≥ 1`` (0 when ``N − w < w − top_shift``)."""
+    return np.exp(_log_binomial_ratio(n_items, w, top_shift))
+
+
+def _one_minus_ratio(n_items: ArrayLike, w: ArrayLike) -> NDArray[np.float64]:
+    return -np.expm1(_log_binomial_ratio(n_items, w))
 
 
 def lemma47_error(n_items: ArrayLike, w: ArrayLike) -> NDArray[np.float64] | float:
     """Lemma 4.7: ``C(N − w, w)/C(N, w) − (1 − w²/N)`` (claimed Θ(w⁴/N²); exactly 0 at ``w = 1``)."""
     n, w = np.asarray(n_items, dtype=float), np.asarray(w, dtype=float)
-    return binomial_ratio(n, w) - (1.0 - w**2 / n)
+    return w**2 / n - _one_minus_ratio(n, w)
+
+
+def lemma47_error_exact(n_items: int, w: int) -> Fraction:
+    """:func:`lemma47_error` in exact rational arithmetic (integers ``1 ≤ w ≤ N/2``)."""
+    if not (isinstance(n_items, int) and isinstance(w, int) and 1 <= w and 2 * w <= n_items):
+        raise ParameterError(f"need integers 1 ≤ w ≤ N/2 (got N={n_items!r}, w={w!r})")
+    return Fraction(math.comb(n_items - w, w), math.comb(n_items, w)) - (1 - Fraction(w * w, n_items))
 
 
 def thm48_information(n_items: ArrayLike, w: ArrayLike, eps: float) -> NDArray[np.float64] | float:
@@ -104,8 +129,8 @@ def thm48_information(n_items: ArrayLike, w: ArrayLike, eps: float) -> NDArray[n
     ``Δ₁ = w C(N−w, w−1)/(2 C(N, w))`` and ``Δ₂ = 1 − [C(N−w, w) + w C(N−w, w−1)]/C(N, w)``.
     """
     w = np.asarray(w, dtype=float)
-    r0, r1 = binomial_ratio(n_items, w), binomial_ratio(n_items, w, top_shift=1)
-    return math.exp(2 * _finite_eps(eps)) * (w * r1 / 2.0 + 1.0 - r0 - w * r1)
+    r1 = binomial_ratio(n_items, w, top_shift=1)
+    return math.exp(2 * _finite_eps(eps)) * (_one_minus_ratio(n_items, w) - w * r1 / 2.0)
 
 
 def thm410_information(n_items: ArrayLike, w: ArrayLike, eps: float) -> NDArray[np.float64] | float:
@@ -114,7 +139,7 @@ def thm410_information(n_items: ArrayLike, w: ArrayLike, eps: float) -> NDArray[
     ``2 ε'² w/N + e^{2ε}[1 + w²/N − (1 + 2w²/(N − 2w + 1)) C(N−w, w)/C(N, w)]`` with ``ε' = e^ε − 1``.
     """
     n, w, eps = np.asarray(n_items, dtype=float), np.asarray(w, dtype=float), _finite_eps(eps)
-    mismatch = 1.0 + w**2 / n - (1.0 + 2.0 * w**2 / (n - 2 * w + 1)) * binomial_ratio(n, w)
+    mismatch = _one_minus_ratio(n, w) + w**2 / n - 2.0 * w**2 / (n - 2 * w + 1) * binomial_ratio(n, w)
     return 2.0 * math.expm1(eps) ** 2 * w / n + math.exp(2 * eps) * mismatch
 
 

@@ -38,8 +38,10 @@ __all__ = [
     "crossing",
     "maxsense_scale",
     "pairwise_scale",
+    "record",
     "recover",
     "success_curves",
+    "thresholds",
 ]
 
 ALGORITHMS = ("pairwise", "maxsense", "multi-maxsense")
@@ -172,3 +174,23 @@ def maxsense_scale(model: BlockModel, eps: float, theta: float = 1.0) -> float:
     if delta == 0.0:
         return math.inf
     return model.n_items**2 * math.log(model.n_items) / (model.w * eps_hat(eps) ** 2 * delta**2)
+
+
+def thresholds(curves: pd.DataFrame, level: float = 0.9, error: float | None = None) -> NDArray[np.float64]:
+    """``U`` at which each setting's curve reaches ``level`` success (``nan`` if not bracketed).
+
+    With ``error``, the ``U`` at which the mean misclassified fraction falls to ``error`` instead.
+    """
+    out = []
+    for _, cell in curves.groupby("setting", sort=True):
+        rate = cell["success"] if error is None else 1.0 - cell["error"]
+        out.append(crossing(cell["U"], rate, level if error is None else 1.0 - error))
+    return np.asarray(out)
+
+
+def record(setting: Setting, model_name: str, value: float, name: str = "u90") -> dict[str, object]:
+    """A metrics record ``{algorithm, model, N, w, eps, Q, <name>}`` (ε = ∞ as ``"inf"``, nan as ``None``)."""
+    eps: object = "inf" if math.isinf(setting.eps) else setting.eps
+    return {"algorithm": setting.algorithm, "model": model_name, "N": setting.model.n_items,
+            "w": setting.model.w, "eps": eps, "Q": setting.n_bits,
+            name: None if not math.isfinite(value) else float(value)}  # fmt: skip

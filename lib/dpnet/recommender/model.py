@@ -61,7 +61,7 @@ class BlockModel:
                 f"w (ratings per user) must be an integer in [1, N = {self.n_items}] (got {self.w!r})"
             )
         sizes = beta * self.n_items
-        if not np.allclose(sizes, np.round(sizes), atol=1e-9):
+        if not np.allclose(sizes, np.round(sizes), rtol=0.0, atol=1e-9):
             raise ParameterError(f"beta × N must be whole cluster sizes (got {sizes.tolist()})")
 
     @property

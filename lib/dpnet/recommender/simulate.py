@@ -182,7 +182,8 @@ def maxsense_scores(
     for k in range(model.K):
         like = model.like()[k, labels]
         q = p * rho * like
-        h = p * (1.0 - rho * like) / (1.0 - q)  # P[H_ui = 1 | X_ui = 0]
+        # P[H_ui = 1 | X_ui = 0]; irrelevant (set to 0) where every sensed item is liked, q = 1
+        h = np.divide(p * (1.0 - rho * like), 1.0 - q, out=np.zeros_like(q), where=q < 1.0)
         log_miss = np.log1p(-q)
         empty = math.exp(log_miss.sum())  # P[a user senses no liked item]
         kept = rng.binomial(types[k], 1.0 - f)
