@@ -57,6 +57,7 @@ bench: env
 	$(PY) benchmarks/bench_power.py
 	$(PY) benchmarks/bench_treatment.py
 	$(PY) benchmarks/bench_online.py
+	$(PY) benchmarks/bench_recommender.py
 
 clean:
 	rm -rf _build results
