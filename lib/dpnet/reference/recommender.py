@@ -56,7 +56,12 @@ LB_SLOPES: Final = {"Thm 4.8": (1.9, 2.1), "Thm 4.10": (1.9, 2.1), "Thm 3.3": (0
 ADAPTIVE_GROWTH_RANGE: Final = (1.1, 1.6)
 
 
-def _within(label: str, value: float, bounds: tuple[float, float], fmt: str = ".3g") -> Check:
+def _finite(values: Sequence[float]) -> bool:
+    # min/max skip a nan that is not first, so a non-finite value must fail explicitly
+    return len(values) > 0 and all(math.isfinite(v) for v in values)
+
+
+def _within(label: str, value: float, bounds: tuple[float, float], fmt: str = ".4g") -> Check:
     lo, hi = bounds
     ok = math.isfinite(value) and lo <= value <= hi
     return f"{label} in [{lo:g}, {hi:g}]", ok, f"measured {value:{fmt}}"
@@ -91,7 +96,8 @@ def means_checks(fast: Sequence[float], subset: Sequence[float], closed: Sequenc
     for name, sim, tol in (("fast (Bernoulli)", fast, MEANS_TOLERANCE["fast"]),
                            ("exact w-subset", subset, MEANS_TOLERANCE["subset"])):  # fmt: skip
         err = max(abs(s / c - 1) for s, c in zip(sim, closed, strict=True))
-        out.append((f"{name} simulator's cluster means within {tol:.1%} of the closed form", err <= tol,
+        out.append((f"{name} simulator's cluster means within {tol:.1%} of the closed form",
+                    _finite(list(sim)) and err <= tol,
                     f"largest relative error {err:.2%}"))  # fmt: skip
     gap = (subset[0] - subset[1]) / (closed[0] - closed[1])
     tol = MEANS_TOLERANCE["subset_gap"]
@@ -165,10 +171,11 @@ def transition_checks(low: float, high: float, u90: float, predicted: float) -> 
 
 def collapse_checks(constants: Mapping[str, float], slopes: Mapping[str, float]) -> list[Check]:
     """§8.10: ``U_90 w ε̂² δ²/(N² ln N)`` per configuration, and the fitted slopes in N, w and ε̂."""
-    worst = min(constants.values()), max(constants.values())
+    values = list(constants.values())
+    worst = min(values), max(values)
     out = [(f"MaxSense U_90/(N² ln N/(w ε̂² δ²)) in [{COLLAPSE_RANGE[0]:g}, {COLLAPSE_RANGE[1]:g}] "
             f"for all {len(constants)} configurations",
-            COLLAPSE_RANGE[0] <= worst[0] and worst[1] <= COLLAPSE_RANGE[1],
+            _finite(values) and COLLAPSE_RANGE[0] <= worst[0] and worst[1] <= COLLAPSE_RANGE[1],
             f"range {worst[0]:.1f}–{worst[1]:.1f}")]  # fmt: skip
     out += [_within(f"MaxSense slope of log U_90 in log {v}", slopes[v], MAXSENSE_SLOPES[v], ".2f")
             for v in MAXSENSE_SLOPES]  # fmt: skip
@@ -192,7 +199,8 @@ def symmetric_checks(success: float) -> list[Check]:
 
 def crossover_checks(pp_full: float, ms_full: float, pp_quarter: float, ms_quarter: float) -> list[Check]:
     """§8.13: U_90 of PP and MaxSense at w = N and w = N/4 (``nan`` = not reached within the cap)."""
-    pp_q = math.inf if math.isnan(pp_quarter) else pp_quarter
+    pp_full, ms_full, pp_q, ms_quarter = (math.inf if math.isnan(v) else v
+                                          for v in (pp_full, ms_full, pp_quarter, ms_quarter))  # fmt: skip
     return [("w = N: PP needs fewer users than MaxSense", pp_full < ms_full,
              f"{pp_full:.3g} vs {ms_full:.3g}"),
             ("w = N/4: MaxSense needs fewer than half PP's users", ms_quarter < pp_q / 2,
@@ -219,7 +227,8 @@ def multi_checks(gain_32: float, ratio_2: float, prediction_ratios: Sequence[flo
         (f"Multi-MaxSense at ε = 2: Q = 2 gains nothing (ratio ≥ {MULTI_NO_GAIN})", ratio_2 >= MULTI_NO_GAIN,
          f"ratio {ratio_2:.2f}"),
         (f"Multi-MaxSense U_90 measured/predicted in [{MULTI_PREDICTION[0]}, {MULTI_PREDICTION[1]}]",
-         MULTI_PREDICTION[0] <= lo and hi <= MULTI_PREDICTION[1], f"range {lo:.2f}–{hi:.2f}"),
+         _finite(list(prediction_ratios)) and MULTI_PREDICTION[0] <= lo and hi <= MULTI_PREDICTION[1],
+         f"range {lo:.2f}–{hi:.2f}"),
     ]  # fmt: skip
 
 
