@@ -1,0 +1,98 @@
+"""The set S of regular functions and the projection onto it (spec 004 §2.5).
+
+``S = {h : α I ≼ ∇²h ≼ β I, |∇h| ≤ ū on D}``, imposed in the span of the first ``K`` basis functions at a
+grid of points. The constraints are linear in the coefficients: in 1-D ``α ≤ h'' ≤ β`` and ``|h'| ≤ ū``;
+in 2-D (polyhedral version of the matrix inequality) ``α ≤ uᵀ∇²h u ≤ β`` for 8 directions ``u`` on the
+half-circle and ``uᵀ∇h ≤ ū`` for 16 directions on the circle. The L² projection of a function is then
+the Euclidean projection of its coefficients, a least-distance quadratic programme
+``min ½‖c − ĉ‖² s.t. A c ≤ u``, solved exactly by Lawson and Hanson's reduction to non-negative least
+squares (``scipy.optimize.nnls``), adding violated constraints until none remains.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import nnls
+
+from dpnet.errors import ParameterError
+from dpnet.funcpert.basis import Basis1D, Basis2D
+
+__all__ = ["RegularSet", "project", "regular_set"]
+
+
+@dataclass(frozen=True)
+class RegularSet:
+    """Linear constraints ``A c ≤ u`` on coefficient vectors (one row per grid point and direction)."""
+
+    A: NDArray[np.float64]
+    u: NDArray[np.float64]
+    alpha: float
+    beta: float
+    u_bar: float
+
+    def violation(self, c: ArrayLike) -> NDArray[np.float64] | float:
+        """Largest ``(A c − u)_j`` (≤ 0 when ``c`` is feasible), over the last axis of ``c``."""
+        return np.max(np.asarray(c, dtype=float) @ self.A.T - self.u, axis=-1)
+
+
+def regular_set(
+    basis: Basis1D | Basis2D, points: ArrayLike, alpha: float, beta: float, u_bar: float,
+    *, hessian_directions: int = 8, gradient_directions: int = 16,
+) -> RegularSet:  # fmt: skip
+    """The grid constraints of S for the given basis and public constants ``0 < α ≤ β``, ``ū > 0``."""
+    if not (0 < alpha <= beta and u_bar > 0):
+        raise ParameterError(f"need 0 < alpha ≤ beta and u_bar > 0 (got {alpha}, {beta}, {u_bar})")
+    _, grads, hess = basis.tables(points)
+    if basis.dim == 1:
+        rows = [hess, -hess, grads, -grads]
+        bounds = [beta, -alpha, u_bar, u_bar]
+    else:
+        half = np.pi * np.arange(hessian_directions) / hessian_directions
+        circle = 2 * np.pi * np.arange(gradient_directions) / gradient_directions
+        dirs_h = np.column_stack([np.cos(half), np.sin(half)])
+        dirs_g = np.column_stack([np.cos(circle), np.sin(circle)])
+        curv = np.einsum("da,nkab,db->ndk", dirs_h, hess, dirs_h).reshape(-1, basis.K)
+        slope = np.einsum("da,nka->ndk", dirs_g, grads).reshape(-1, basis.K)
+        rows, bounds = [curv, -curv, slope], [beta, -alpha, u_bar]
+    A = np.vstack(rows)
+    u = np.concatenate([np.full(r.shape[0], b, dtype=float) for r, b in zip(rows, bounds, strict=True)])
+    return RegularSet(A, u, float(alpha), float(beta), float(u_bar))
+
+
+def _least_distance(c_hat: NDArray, A: NDArray, u: NDArray) -> NDArray:
+    # Lawson–Hanson: min ½‖z‖² s.t. G z ≥ h with z = c − ĉ, G = −A, h = A ĉ − u
+    g, h = -A, A @ c_hat - u
+    e = np.vstack([g.T, h[None, :]])
+    f = np.zeros(e.shape[0])
+    f[-1] = 1.0
+    lam, _ = nnls(e, f, maxiter=50 * e.shape[1])
+    r = e @ lam - f
+    if abs(r[-1]) < 1e-14:
+        raise ParameterError("the regular set is empty on this grid: the constraints are infeasible")
+    return c_hat - r[:-1] / r[-1]
+
+
+def project(
+    c_hat: ArrayLike, S: RegularSet, *, tol: float = 1e-10, margin: float = 0.1
+) -> NDArray[np.float64]:
+    """Euclidean (= L²) projection of the coefficients ``ĉ`` onto ``{c : A c ≤ u}``.
+
+    A feasible ``ĉ`` is returned unchanged. Otherwise the problem is solved on the violated rows and on
+    those within ``margin · max|u|`` of their bound, and rows found violated by more than ``tol · max|u|``
+    are added until the solution satisfies every row.
+    """
+    c = np.asarray(c_hat, dtype=float)
+    slack = S.u - S.A @ c
+    scale = tol * max(1.0, float(np.max(np.abs(S.u))))
+    if np.all(slack >= -scale):
+        return c.copy()
+    active = slack < margin * float(np.max(np.abs(S.u)))
+    while True:
+        out = _least_distance(c, S.A[active], S.u[active])
+        violated = (S.A @ out - S.u > scale) & ~active
+        if not violated.any():
+            return out
+        active |= violated
