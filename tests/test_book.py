@@ -165,6 +165,7 @@ def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
         "online-learning": "ol_limit_nodp ol_final_ratio identification_probability",
         "distributed-estimation": "graph_facts cop_vs_eps slopes",
         "recommender-maxsense": "u90 u90_predicted fitted_exponents",
+        "functional-perturbation": "error_vs_eps fitted_slope dgd_final_gap message_perturbation",
     }
     chapter_metrics = {c: json.loads((root / "results" / c / "metrics.json").read_text()) for c in required}
     for cid, keys in required.items():
