@@ -58,6 +58,7 @@ bench: env
 	$(PY) benchmarks/bench_treatment.py
 	$(PY) benchmarks/bench_online.py
 	$(PY) benchmarks/bench_recommender.py
+	$(PY) benchmarks/bench_funcpert.py
 
 clean:
 	rm -rf _build results
