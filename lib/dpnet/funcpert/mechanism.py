@@ -9,6 +9,7 @@ drawn: truncation is post-processing, so the ζ-based ε is conservative [spec �
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -41,7 +42,7 @@ def check_exponents(q: float, p: float) -> tuple[float, float]:
 def gamma(eps: float, q: float, p: float) -> float:
     """Laplace scale constant ``γ = √ζ(2(q − p))/ε`` giving ε-DP."""
     q, p = check_exponents(q, p)
-    if not (isinstance(eps, (int, float)) and math.isfinite(eps) and eps > 0):
+    if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not (math.isfinite(eps) and eps > 0):
         raise ParameterError(f"eps must be a finite number > 0 (got {eps!r})")
     return math.sqrt(special.zeta(2 * (q - p))) / eps
 
