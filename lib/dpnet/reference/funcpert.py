@@ -11,6 +11,8 @@ import math
 from collections.abc import Mapping
 from typing import Final
 
+import numpy as np
+
 from dpnet.reference._check import Check
 
 #: H1: γ(ε = 1, q, p) for (q, p) = (2, 1), (1.5, 0.75), (4, 2), rtol 1e-6.
@@ -59,8 +61,26 @@ def _range(label: str, value: float, bounds: tuple[float, float], fmt: str = ".4
     return f"{label} in [{bounds[0]:g}, {bounds[1]:g}]", ok, f"measured {value:{fmt}}"
 
 
-def _at_most(label: str, value: float, bound: float, fmt: str = ".3g") -> Check:
-    return f"{label} ≤ {bound:g}", math.isfinite(value) and value <= bound, f"measured {value:{fmt}}"
+def _at_most(label: str, value: float, bound: float, fmt: str = ".3g", shown: str = "") -> Check:
+    return (
+        f"{label} ≤ {shown or format(bound, 'g')}",
+        math.isfinite(value) and value <= bound,
+        f"measured {value:{fmt}}",
+    )
+
+
+def _below(label: str, value: float, bound: float, fmt: str = ".3g") -> Check:
+    """Strict: the spec writes ``<`` for H8, H11 (denoising), H16 and H20."""
+    return f"{label} < {bound:g}", math.isfinite(value) and value < bound, f"measured {value:{fmt}}"
+
+
+def _at_least(value: float, bound: float) -> bool:
+    return math.isfinite(value) and value >= bound
+
+
+def _flag(value: object) -> bool:
+    # a flag must be a real boolean: bool(nan) would be True
+    return isinstance(value, (bool, np.bool_)) and bool(value)
 
 
 def calibration_checks(
@@ -89,17 +109,19 @@ def calibration_checks(
             )
         )
     out.append(_at_most("H3 Monte Carlo noise energy: relative error", energy_error, ENERGY_TOLERANCE))
-    out.append(("H3 at p = q/2 the noise energy is ≤ 2ζ(q)²/ε²", bool(energy_bound_ok), ""))
+    out.append(("H3 at p = q/2 the noise energy is ≤ 2ζ(q)²/ε²", _flag(energy_bound_ok), ""))
     return out
 
 
 def dp_inequality_checks(max_random_ratio: float, worst_ratio: float) -> list[Check]:
     """H4: privacy loss / (ε‖Δ‖_{V_q}) over random Δ, and for the extremal Δ_k = k^{p−2q}."""
     return [
-        _at_most("H4 privacy loss over ε‖Δ‖_Vq, 1000 random Δ", max_random_ratio, 1 + 1e-12, ".12f"),
+        _at_most(
+            "H4 privacy loss over ε‖Δ‖_Vq, 1000 random Δ", max_random_ratio, 1 + 1e-12, ".12f", "1 + 1e-12"
+        ),
         (
             f"H4 the extremal Δ_k = k^(p−2q) attains ≥ {WORST_CASE_MIN} of the bound",
-            worst_ratio >= WORST_CASE_MIN,
+            _at_least(worst_ratio, WORST_CASE_MIN),
             f"ratio {worst_ratio:.5f}",
         ),
     ]
@@ -120,7 +142,7 @@ def projection_checks(violation: float, unchanged: bool, expansion: float, varia
         _at_most(
             "H6 projected coefficients violate the grid constraints by (relative)", violation, t["feasible"]
         ),
-        ("H6 a feasible input is returned unchanged", bool(unchanged), ""),
+        ("H6 a feasible input is returned unchanged", _flag(unchanged), ""),
         _at_most("H6 largest ‖P(a) − P(b)‖/‖a − b‖ − 1 over 50 pairs", expansion, t["expansion"]),
         _at_most("H6 (ĉ − Pĉ)ᵀ(y − Pĉ) for the feasible truth y", variational, t["variational"]),
     ]
@@ -137,7 +159,7 @@ def feasibility_checks(violations: Mapping[str, float]) -> list[Check]:
 def truncation_checks(bias: Mapping[str, float]) -> list[Check]:
     """H8: ``|x*_K − x*|`` of the noise-free pipeline."""
     return [
-        _at_most(f"H8 truncation bias |x*_K − x*|, {name}", b, TRUNCATION_BIAS[name])
+        _below(f"H8 truncation bias |x*_K − x*|, {name}", b, TRUNCATION_BIAS[name])
         for name, b in bias.items()
     ]
 
@@ -173,7 +195,7 @@ def tradeoff_checks(
             )
         else:
             out.append(
-                _at_most(
+                _below(
                     f"H11 RMS / linearised RMS at ε = {eps:g}, q = {q:g} (projection denoises)",
                     r,
                     LINEAR_RATIO_DENOISED,
@@ -191,7 +213,7 @@ def tradeoff_checks(
     out.append(
         (
             f"H13 mean error at ε = 0.1 ≥ {SATURATION_MIN}",
-            error_at_smallest >= SATURATION_MIN,
+            _at_least(error_at_smallest, SATURATION_MIN),
             f"{error_at_smallest:.3g}",
         )
     )
@@ -204,7 +226,7 @@ def case_study_checks(error_1: float, error_10: float) -> list[Check]:
         _range("H14 mean error at ε = 1", error_1, CASE_ERROR_RANGE),
         _range(
             "H14 error(ε = 1)/error(ε = 10)",
-            error_1 / error_10 if error_10 > 0 else math.inf,
+            error_1 / error_10 if error_10 > 0 or math.isnan(error_10) else math.inf,
             CASE_RATIO_RANGE,
         ),
     ]
@@ -223,10 +245,10 @@ def huang_floor_checks(floor_short: float, floor_long: float) -> list[Check]:
     return [
         (
             f"H16 noise-free floor with Σ s_k = 1 is ≥ {HUANG_FLOOR_MIN:g}",
-            floor_short >= HUANG_FLOOR_MIN,
+            _at_least(floor_short, HUANG_FLOOR_MIN),
             f"{floor_short:.3g}",
         ),
-        _at_most("H16 noise-free floor with Σ s_k = 10", floor_long, HUANG_FLOOR_MAX),
+        _below("H16 noise-free floor with Σ s_k = 10", floor_long, HUANG_FLOOR_MAX),
     ]
 
 
@@ -240,7 +262,7 @@ def accountant_checks(geometric_over_eps: float, convergent_growth: float) -> li
         ),
         (
             f"H17 convergent schedule: L_10⁴/L_10² ≥ {CONVERGENT_GROWTH_MIN:g}",
-            convergent_growth >= CONVERGENT_GROWTH_MIN,
+            _at_least(convergent_growth, CONVERGENT_GROWTH_MIN),
             f"{convergent_growth:.1f}",
         ),
     ]
@@ -251,7 +273,7 @@ def impossibility_checks(log_ratio_10: float, log_ratio_100: float) -> list[Chec
     return [
         (
             f"H18 log-ratio at K = 100 ≥ {LOG_RATIO_MIN:g} and above its value at K = 10",
-            log_ratio_100 >= LOG_RATIO_MIN and log_ratio_100 > log_ratio_10,
+            _at_least(log_ratio_100, LOG_RATIO_MIN) and log_ratio_100 > log_ratio_10,
             f"{log_ratio_10:.2f} at K = 10, {log_ratio_100:.2f} at K = 100",
         )
     ]
@@ -259,11 +281,12 @@ def impossibility_checks(log_ratio_10: float, log_ratio_100: float) -> list[Chec
 
 def floor_checks(floors: Mapping[float, float]) -> list[Check]:
     """H19: ``min max(p_FA, p_MD)`` over the ε-DP region against ``1/(1 + e^ε)``."""
+    exact = {eps: math.exp(-eps) / (1 + math.exp(-eps)) for eps in floors}  # 1/(1 + e^ε), no overflow
     return [
         (
             f"H19 error-rate floor at ε = {eps:g} equals 1/(1+e^ε) within {FLOOR_TOLERANCE:g}",
-            abs(f - 1 / (1 + math.exp(eps))) <= FLOOR_TOLERANCE,
-            f"{f:.5f} vs {1 / (1 + math.exp(eps)):.5f}",
+            abs(f - exact[eps]) <= FLOOR_TOLERANCE,
+            f"{f:.5f} vs {exact[eps]:.5f}",
         )
         for eps, f in floors.items()
     ]
@@ -272,7 +295,7 @@ def floor_checks(floors: Mapping[float, float]) -> list[Check]:
 def record_checks(relative_change: float) -> list[Check]:
     """H20: relative change of the record-level V_q sensitivity between M = 14 and M = 18."""
     return [
-        _at_most(
+        _below(
             "H20 record-level V_q sensitivity: relative change from M = 14 to 18",
             relative_change,
             RECORD_STABILITY,
