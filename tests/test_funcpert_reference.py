@@ -17,6 +17,11 @@ import math
 
 import numpy as np
 import pytest
+from check_cases import case as _case
+from check_cases import claims as _claims
+from check_cases import failing as _failing
+from check_cases import well_formed as _well_formed
+from check_cases import with_input as _set
 from scipy import special
 
 from dpnet import reference as ref
@@ -31,25 +36,8 @@ FLAG_CLAIMS = {
 }
 
 
-def _well_formed(checks):
-    """Non-empty ``(claim, passed, detail)`` triples with a boolean outcome; empty details only for flags."""
-    assert checks, "no checks returned"
-    for check in checks:
-        assert len(check) == 3
-        claim, passed, detail = check
-        assert isinstance(claim, str) and claim.strip()
-        assert isinstance(passed, (bool, np.bool_))
-        assert isinstance(detail, str)
-        assert detail.strip() or claim in FLAG_CLAIMS, f"empty detail for {claim!r}"
-    return checks
-
-
-def _failing(checks):
-    return [i for i, (_, passed, _) in enumerate(checks) if not passed]
-
-
-def _claims(checks):
-    return [claim for claim, _, _ in checks]
+def _wf(checks):
+    return _well_formed(checks, FLAG_CLAIMS)
 
 
 def _floor(eps):
@@ -148,7 +136,7 @@ BASES = [
 
 @pytest.mark.parametrize(("fn", "base", "count"), BASES)
 def test_every_check_passes_on_the_specs_numbers(fn, base, count):
-    checks = _well_formed(fn(**base))
+    checks = _wf(fn(**base))
     assert len(checks) == count
     assert _failing(checks) == []
     assert len(set(_claims(checks))) == count, "two claims share a text"
@@ -166,21 +154,6 @@ def test_claims_are_distinct_across_the_module_and_name_their_outcome():
     assert len(claims) == len(set(claims)) == sum(p.values[2] for p in BASES) == 50
     heads = {c.split()[0] for c in claims}
     assert heads == {f"H{i}" for i in range(1, 21)}, "every headline outcome H1–H20 is checked"
-
-
-def _set(base, key, value):
-    """``base`` with one input replaced: ``key`` names an argument, or ``(argument, entry)`` of a mapping."""
-    if isinstance(key, tuple):
-        name, entry = key
-        return {**base, name: {**base[name], entry: value}}
-    return {**base, key: value}
-
-
-def _case(fn, base, key, inside, outside, index, shown):
-    label = key if isinstance(key, str) else f"{key[0]}[{key[1]}]"
-    name = fn.__name__.removesuffix("_checks")
-    args = (fn, _set(base, key, inside), _set(base, key, outside), base, index, shown)
-    return pytest.param(*args, id=f"{name}-{label}-claim{index}")
 
 
 G1, G2, G3 = 1.282550, 1.616284, 1.040348
@@ -272,10 +245,10 @@ BOUNDARIES = [
 @pytest.mark.parametrize(("fn", "inside", "outside", "base", "index", "shown"), BOUNDARIES)
 def test_each_claim_flips_alone_at_the_specs_boundary(fn, inside, outside, base, index, shown):
     expected = _claims(fn(**base))
-    just_in = _well_formed(fn(**inside))
+    just_in = _wf(fn(**inside))
     assert _failing(just_in) == []
     assert len(just_in) == len(expected)
-    just_out = _well_formed(fn(**outside))
+    just_out = _wf(fn(**outside))
     assert _claims(just_out) == _claims(just_in), "moving a value must not change which claims are made"
     assert _failing(just_out) == [index]
     assert shown in just_out[index][2], just_out[index][2]
@@ -339,7 +312,7 @@ NANS = [
 
 @pytest.mark.parametrize(("fn", "changed", "base", "failing", "shown"), NANS)
 def test_nan_fails_the_claim_it_feeds_without_crashing(fn, changed, base, failing, shown):
-    checks = _well_formed(fn(**changed))
+    checks = _wf(fn(**changed))
     if fn is not ref.tradeoff_checks or changed["bound_slope"] == base["bound_slope"]:
         assert _claims(checks) == _claims(fn(**base))
     assert _failing(checks) == failing
@@ -353,7 +326,7 @@ def test_a_nan_bound_slope_is_shown_in_the_claims_it_fails():
 
 
 def test_a_nan_epsilon_fails_its_floor_claim():
-    checks = _well_formed(ref.floor_checks({**FLOOR["floors"], NAN: 0.27}))
+    checks = _wf(ref.floor_checks({**FLOOR["floors"], NAN: 0.27}))
     assert _failing(checks) == [4]
     assert "at ε = nan" in checks[4][0] and checks[4][2] == "0.27000 vs nan"
 
@@ -373,7 +346,7 @@ def test_a_nan_epsilon_fails_its_floor_claim():
 )
 def test_the_helpers_reject_infinities(fn, base, key, value, index):
     """``_range`` and ``_at_most`` require a finite value: ±inf fails, even on the passing side."""
-    checks = _well_formed(fn(**_set(base, key, value)))
+    checks = _wf(fn(**_set(base, key, value)))
     assert index in _failing(checks)
     assert "inf" in checks[index][2]
 
@@ -386,7 +359,7 @@ def test_slopes_of_minus_infinity_fail_the_range_but_not_the_steeper_claim():
 
 def test_case_study_ratio_of_a_zero_or_negative_error_10_is_infinite():
     for error_10 in (0.0, -0.0033):
-        checks = _well_formed(ref.case_study_checks(0.029, error_10))
+        checks = _wf(ref.case_study_checks(0.029, error_10))
         assert _failing(checks) == [1]
         assert checks[1][2] == "measured inf"
 
@@ -426,7 +399,7 @@ def test_numpy_scalars_give_the_same_checks():
 
     for p in BASES:
         fn, base = p.values[0], p.values[1]
-        checks = _well_formed(fn(**{k: to_numpy(v) for k, v in base.items()}))
+        checks = _wf(fn(**{k: to_numpy(v) for k, v in base.items()}))
         assert [(c, bool(ok), d) for c, ok, d in checks] == fn(**base)
 
 

@@ -12,31 +12,16 @@ import math
 
 import numpy as np
 import pytest
+from check_cases import case as _case
+from check_cases import claims as _claims
+from check_cases import failing as _failing
+from check_cases import well_formed as _well_formed
+from check_cases import with_input as _set
 
 from dpnet import reference as ref
 from dpnet.reference import recommender
 
 NAN = math.nan
-
-
-def _well_formed(checks):
-    """Non-empty ``(claim, passed, detail)`` triples with a boolean outcome."""
-    assert checks, "no checks returned"
-    for check in checks:
-        assert len(check) == 3
-        claim, passed, detail = check
-        assert isinstance(claim, str) and claim.strip()
-        assert isinstance(passed, (bool, np.bool_))
-        assert isinstance(detail, str) and detail.strip()
-    return checks
-
-
-def _failing(checks):
-    return [i for i, (_, passed, _) in enumerate(checks) if not passed]
-
-
-def _claims(checks):
-    return [claim for claim, _, _ in checks]
 
 
 def _keep(eps):
@@ -168,21 +153,6 @@ def test_every_public_check_function_is_covered():
     tested = {p.values[0].__name__ for p in BASES}
     public = {name for name in vars(recommender) if name.endswith("_checks") and not name.startswith("_")}
     assert public == tested
-
-
-def _set(base, key, value):
-    """``base`` with one input replaced: ``key`` names an argument, or ``(argument, entry)`` of a mapping."""
-    if isinstance(key, tuple):
-        name, entry = key
-        return {**base, name: {**base[name], entry: value}}
-    return {**base, key: value}
-
-
-def _case(fn, base, key, inside, outside, index, shown):
-    label = key if isinstance(key, str) else f"{key[0]}[{key[1]}]"
-    name = fn.__name__.removesuffix("_checks")
-    args = (fn, _set(base, key, inside), _set(base, key, outside), base, index, shown)
-    return pytest.param(*args, id=f"{name}-{label}-claim{index}")
 
 
 K1, K3, E3, C0, C1 = _keep(1.0), _keep(0.1), math.exp(3.0), *CLOSED
