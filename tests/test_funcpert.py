@@ -1116,3 +1116,47 @@ def test_impossibility_curve_log_ratio_grows() -> None:
     )
     assert out["log_ratio"][99] >= 5
     assert out["log_ratio"][99] > out["log_ratio"][9]
+
+
+def test_extremal_shift_attains_the_privacy_bound() -> None:
+    from dpnet import funcpert as fp
+
+    delta = fp.extremal_shift(200_000, 2.0, 1.0)
+    assert delta[:3] == pytest.approx([1.0, 2.0**-3, 3.0**-3], rel=1e-15)
+    scales = fp.laplace_scales(delta.size, fp.gamma(1.0, 2.0, 1.0), 1.0)
+    assert fp.privacy_loss(delta, scales) / fp.vq_norm(delta, 2.0) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_shifted_quadratic_is_a_consistent_adjacent_problem() -> None:
+    from dpnet import funcpert as fp
+
+    q = fp.quadratic_problem(5, 8, np.random.default_rng(3))
+    s = fp.shifted_quadratic(q, 2, 0.3)
+    a, th = q.data["a"], q.data["theta"].copy()
+    th[2] += 0.3
+    assert s.x_star[0] == pytest.approx(np.sum(a * th) / a.sum(), rel=1e-14)
+    assert fp.poly_argmin(s.basis, s.coefficients.sum(0), s.lower, s.upper)[0] == pytest.approx(
+        s.x_star[0], abs=1e-8
+    )
+    np.testing.assert_array_equal(np.delete(s.coefficients, 2, axis=0), np.delete(q.coefficients, 2, axis=0))
+    assert q.data["theta"][2] == pytest.approx(th[2] - 0.3)  # the original is untouched
+
+
+def test_projection_diagnostics_match_direct_computation() -> None:
+    from dpnet import funcpert as fp
+
+    q = fp.quadratic_problem(3, 12, np.random.default_rng(1))
+    draws = q.coefficients[0] + fp.perturbation(12, 1.0, 2.0, 1.0, np.random.default_rng(2), 10)
+    d = fp.projection_diagnostics(draws, q.S, q.coefficients[0])
+    out = np.array([fp.project(c, q.S) for c in draws])
+    gaps = [
+        np.linalg.norm(out[i] - out[i + 1]) / np.linalg.norm(draws[i] - draws[i + 1]) - 1
+        for i in (0, 2, 4, 6, 8)
+    ]
+    assert d["expansion"] == pytest.approx(max(gaps), rel=1e-12)
+    assert d["variational"] == pytest.approx(
+        max((c - o) @ (q.coefficients[0] - o) for c, o in zip(draws, out, strict=True))
+    )
+    assert d["unchanged"] is True and d["violation"] <= 1e-10
+    with pytest.raises(ParameterError):
+        fp.projection_diagnostics(draws[:3], q.S, q.coefficients[0])

@@ -254,8 +254,10 @@ def test_rr_bits_keep_rate(eps: float) -> None:
 
 
 def test_rr_bits_rejects_non_binary_input() -> None:
-    with pytest.raises(ParameterError, match="0/1"):
+    with pytest.raises(ParameterError, match="only 0 and 1"):
         rr_bits(np.array([0, 1, 2]), 1.0, np.random.default_rng(0))
+    with pytest.raises(ParameterError, match="only 0 and 1"):
+        rr_bits(np.array([0, 1, 2]), math.inf, np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("eps", [0.3, 1.0, 3.0, math.inf])
@@ -1238,3 +1240,35 @@ def test_success_curves_extremes_m_asym(monkeypatch: pytest.MonkeyPatch) -> None
     )
     assert df["success"].tolist() == [0.0, 1.0]
     assert df["error"].iloc[0] > 0 and df["error"].iloc[1] == 0.0
+
+
+def test_review_helpers_against_their_formulas() -> None:
+    """The helpers the chapter uses instead of inline formulas, against independent expressions."""
+    from scipy import stats as st
+
+    from dpnet import recommender as rc
+
+    assert rc.distortion_ratio(100) == pytest.approx(
+        (st.norm.ppf(0.9**0.01) / st.norm.ppf(0.95)) ** 2, rel=1e-12
+    )
+    assert rc.thm410_leading_term(100, 3, 0.5) == pytest.approx(
+        2 * (math.e**0.5 - 1) ** 2 * 3 / 100, rel=1e-12
+    )
+    assert rc.adaptive_constant(1.0) == pytest.approx(40 * (math.e - 1) ** 2, rel=1e-12)
+    # the exact recursion approaches its large-N form
+    for n in (1e4, 1e6):
+        assert rc.adaptive_lower_bound(n, 0.5) / rc.adaptive_lower_bound_asymptote(n, 0.5) == pytest.approx(
+            1, abs=0.02
+        )
+    with pytest.raises(ParameterError):
+        rc.distortion_ratio(100, error=0.6)
+
+
+def test_records_name_every_setting_field() -> None:
+    from dpnet import recommender as rc
+
+    s = rc.Setting("pairwise", rc.m_sym(20, 20), math.inf, sketch="agree_rated", support_known=True)
+    r = rc.record(s, "M-sym", math.nan)
+    assert r == {"algorithm": "pairwise", "model": "M-sym", "N": 20, "w": 20, "eps": "inf", "Q": 1,
+                 "theta": 1.0, "sketch": "agree_rated", "support_known": True, "simulator": "aggregate",
+                 "u90": None}  # fmt: skip

@@ -494,6 +494,12 @@ SCHEMAS: dict[str, Schema] = {
             "dgd_iterations": Param(
                 integer(ge=100, le=50_000), "iterations of the distributed gradient method"
             ),
+            "message_runs": Param(
+                integer(ge=5, le=1000),
+                "runs per schedule and ε of message perturbation (E6, E7)",
+                quick=20,
+                full=50,
+            ),
             "data_seed": Param(integer(ge=0), "seed of the agents' data, kept apart from the noise"),
         }
     ),

@@ -19,6 +19,7 @@ from dpnet.errors import ParameterError
 
 __all__ = [
     "check_exponents",
+    "extremal_shift",
     "gamma",
     "laplace_scales",
     "noise_energy",
@@ -82,3 +83,10 @@ def noise_energy_factor(q: float, p: float) -> float:
 def privacy_loss(delta: ArrayLike, scales: ArrayLike) -> NDArray[np.float64] | float:
     """Largest log density ratio of the noise shifted by ``δ``: ``Σ_k |δ_k|/b_k`` (over the last axis)."""
     return np.sum(np.abs(np.asarray(delta, dtype=float)) / np.asarray(scales, dtype=float), axis=-1)
+
+
+def extremal_shift(K: int, q: float, p: float) -> NDArray[np.float64]:
+    """``Δ_k = k^{p − 2q}``, ``k ≤ K``: the change of coefficients whose privacy loss attains ``ε‖Δ‖_{V_q}``
+    (equality in the Cauchy–Schwarz step of the theorem's proof, spec §2.3) as ``K → ∞``."""
+    q, p = check_exponents(q, p)
+    return np.arange(1, K + 1, dtype=float) ** (p - 2 * q)

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,7 +23,7 @@ from dpnet.errors import ParameterError
 from dpnet.funcpert.basis import Basis1D, Basis2D
 from dpnet.funcpert.regular import RegularSet, regular_set
 
-__all__ = ["Problem", "logistic_problem", "quadratic_problem"]
+__all__ = ["Problem", "logistic_problem", "quadratic_problem", "shifted_quadratic"]
 
 
 @dataclass(frozen=True)
@@ -123,3 +123,15 @@ def logistic_problem(
     s = special.expit(flat_b * (flat_f @ x_star))
     hess = (flat_f * (s * (1 - s))[:, None]).T @ flat_f + flat_f.shape[0] * lam * np.eye(2)
     return Problem("logistic", basis, coeffs, S, np.full(2, -radius), np.full(2, radius), x_star, hess, data)
+
+
+def shifted_quadratic(problem: Problem, agent: int, shift: float) -> Problem:
+    """An adjacent 1-D quadratic problem: agent ``agent``'s minimiser ``θ`` moved by ``shift``."""
+    if problem.name != "quadratic":
+        raise ParameterError("shifted_quadratic needs a problem made by quadratic_problem")
+    a, theta = problem.data["a"], problem.data["theta"].copy()
+    theta[agent] += shift
+    coeffs = problem.coefficients.copy()
+    coeffs[agent] = problem.basis.project(lambda x: a[agent] / 2 * (x - theta[agent]) ** 2)
+    x_star = np.array([np.sum(a * theta) / np.sum(a)])
+    return replace(problem, coefficients=coeffs, x_star=x_star, data={"a": a, "theta": theta})

@@ -20,7 +20,7 @@ from scipy.optimize import nnls
 from dpnet.errors import ParameterError
 from dpnet.funcpert.basis import Basis1D, Basis2D
 
-__all__ = ["RegularSet", "project", "regular_set"]
+__all__ = ["RegularSet", "project", "projection_diagnostics", "regular_set"]
 
 
 @dataclass(frozen=True)
@@ -111,3 +111,25 @@ def _project_once(c: NDArray, S: RegularSet, scale: float, margin: float) -> NDA
         if not violated.any():
             return out
         active |= violated
+
+
+def projection_diagnostics(inputs: ArrayLike, S: RegularSet, feasible: ArrayLike) -> dict[str, float | bool]:
+    """What makes :func:`project` a projection, measured on ``inputs`` (an even number of rows):
+
+    ``violation``: largest constraint violation of the outputs, relative to ``max|u|``; ``expansion``: largest
+    ``‖P(a) − P(b)‖/‖a − b‖ − 1`` over consecutive pairs (≤ 0: non-expansive); ``variational``: largest
+    ``(ĉ − Pĉ)ᵀ(y − Pĉ)`` for the feasible point ``y`` (≤ 0 for a projection onto a convex set);
+    ``unchanged``: whether ``y`` itself is returned as it is. Maxima propagate nan.
+    """
+    c = np.asarray(inputs, dtype=float)
+    y = np.asarray(feasible, dtype=float)
+    if c.ndim != 2 or c.shape[0] < 2 or c.shape[0] % 2:
+        raise ParameterError("inputs must be an even number (≥ 2) of coefficient vectors")
+    out = np.array([project(row, S) for row in c])
+    gaps = np.linalg.norm(out[0::2] - out[1::2], axis=1) / np.linalg.norm(c[0::2] - c[1::2], axis=1)
+    return {
+        "violation": float(np.max(S.violation(out))) / float(np.max(np.abs(S.u))),
+        "expansion": float(np.max(gaps - 1.0)),
+        "variational": float(np.max(np.einsum("ik,ik->i", c - out, y - out))),
+        "unchanged": bool(np.array_equal(project(y, S), y)),
+    }

@@ -20,7 +20,9 @@ from dpnet.errors import ParameterError
 from dpnet.recommender.ldp import check_eps, flip_prob
 
 __all__ = [
+    "adaptive_constant",
     "adaptive_lower_bound",
+    "adaptive_lower_bound_asymptote",
     "binary_entropy",
     "binomial_ratio",
     "fano_target",
@@ -34,6 +36,7 @@ __all__ = [
     "thm48_information",
     "thm51_users",
     "thm410_information",
+    "thm410_leading_term",
     "thmA5_users",
 ]
 
@@ -140,7 +143,18 @@ def thm410_information(n_items: ArrayLike, w: ArrayLike, eps: float) -> NDArray[
     """
     n, w, eps = np.asarray(n_items, dtype=float), np.asarray(w, dtype=float), _finite_eps(eps)
     mismatch = _one_minus_ratio(n, w) + w**2 / n - 2.0 * w**2 / (n - 2 * w + 1) * binomial_ratio(n, w)
-    return 2.0 * math.expm1(eps) ** 2 * w / n + math.exp(2 * eps) * mismatch
+    return thm410_leading_term(n, w, eps) + math.exp(2 * eps) * mismatch
+
+
+def thm410_leading_term(n_items: ArrayLike, w: ArrayLike, eps: float) -> NDArray[np.float64] | float:
+    """Thm 4.10's leading term ``2 ε'² w/N`` (``ε' = e^ε − 1``): the order of one sketch's information."""
+    w, n = np.asarray(w, dtype=float), np.asarray(n_items, dtype=float)
+    return 2.0 * math.expm1(_finite_eps(eps)) ** 2 * w / n
+
+
+def adaptive_constant(eps: float) -> float:
+    """The constant ``C = 40 ε'²`` of Thm 6.1's recursion (``ε' = e^ε − 1``)."""
+    return 40.0 * math.expm1(_finite_eps(eps)) ** 2
 
 
 def thm51_users(
@@ -221,7 +235,7 @@ def adaptive_lower_bound(n_items: float, eps: float) -> int:
     ``δ = 1``, geometric with ratio ``1 + C/N`` after.
     """
     n = float(_items(n_items))
-    c = 40.0 * math.expm1(_finite_eps(eps)) ** 2
+    c = adaptive_constant(eps)
     step, target = c / n, float(fano_target(n))
     if target <= 0:
         return 0
@@ -230,3 +244,10 @@ def adaptive_lower_bound(n_items: float, eps: float) -> int:
         return math.ceil(target / step - 1e-12)
     grown = math.ceil(math.log(target / (linear * step)) / math.log1p(step) - 1e-12)
     return linear + grown
+
+
+def adaptive_lower_bound_asymptote(n_items: ArrayLike, eps: float) -> NDArray[np.float64] | float:
+    """Large-N form of :func:`adaptive_lower_bound`: ``(N/C)(1 + ln(N ln 2/2))`` (``N/C`` steps to reach
+    ``δ = 1``, then ``ln(target)/ln(1 + C/N) ≈ (N/C) ln(target)``), i.e. order ``N log N``."""
+    n = _items(n_items)
+    return n / adaptive_constant(eps) * (1.0 + np.log(n * math.log(2.0) / 2.0))

@@ -189,8 +189,10 @@ def thresholds(curves: pd.DataFrame, level: float = 0.9, error: float | None = N
 
 
 def record(setting: Setting, model_name: str, value: float, name: str = "u90") -> dict[str, object]:
-    """A metrics record ``{algorithm, model, N, w, eps, Q, <name>}`` (ε = ∞ as ``"inf"``, nan as ``None``)."""
+    """A metrics record of one setting: ``algorithm, model, N, w, eps, Q, theta, sketch, support_known,
+    simulator`` and ``<name>`` (ε = ∞ as ``"inf"``, nan as ``None``)."""
     eps: object = "inf" if math.isinf(setting.eps) else setting.eps
     return {"algorithm": setting.algorithm, "model": model_name, "N": setting.model.n_items,
-            "w": setting.model.w, "eps": eps, "Q": setting.n_bits,
+            "w": setting.model.w, "eps": eps, "Q": setting.n_bits, "theta": setting.theta,
+            "sketch": setting.sketch, "support_known": setting.support_known, "simulator": setting.simulator,
             name: None if not math.isfinite(value) else float(value)}  # fmt: skip

@@ -1,7 +1,7 @@
 """The private bit release of paper 002 (Prop. 2.4): randomized response on one sketch bit.
 
-ε may be ``inf`` here (the non-private limit, no flips), unlike :mod:`dpnet.mechanisms`, whose
-budgets are finite. The paper's constant is ``ε̂ = 2(e^ε − 1)/(e^ε + 1) = 2 tanh(ε/2)``, so that
+The release is :func:`dpnet.mechanisms.randomized_response`; here ε may also be ``inf`` (the
+non-private limit, no flips). The paper's constant is ``ε̂ = 2(e^ε − 1)/(e^ε + 1) = 2 tanh(ε/2)``, so that
 ``E[S | S₀] = f + (ε̂/2) S₀`` with the flip probability ``f = 1/(1 + e^ε) = 1/2 − ε̂/4``.
 """
 
@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import special
 
 from dpnet.errors import ParameterError
+from dpnet.mechanisms import randomized_response, rr_flip_probability
 
 __all__ = ["check_eps", "eps_hat", "flip_prob", "likelihood_ratio", "rr_bits", "total_budget"]
 
@@ -29,8 +29,9 @@ def check_eps(eps: float, name: str = "eps") -> float:
 
 
 def flip_prob(eps: float) -> float:
-    """Flip probability ``f(ε) = 1/(1 + e^ε)``; ``0`` at ``ε = ∞``."""
-    return float(special.expit(-check_eps(eps)))
+    """Flip probability ``f(ε) = 1/(1 + e^ε)`` (``dpnet.mechanisms.rr_flip_probability``), 0 at ``ε = ∞``."""
+    eps = check_eps(eps)
+    return 0.0 if math.isinf(eps) else float(rr_flip_probability(eps))
 
 
 def eps_hat(eps: float) -> float:
@@ -45,12 +46,17 @@ def likelihood_ratio(eps: float) -> float:
 
 
 def rr_bits(bits: ArrayLike, eps: float, rng: np.random.Generator) -> NDArray[np.bool_]:
-    """Release each 0/1 sketch bit by randomized response at budget ``eps`` (Alg. 0)."""
-    arr = np.asarray(bits)
-    if arr.dtype != bool and not np.all((arr == 0) | (arr == 1)):
-        raise ParameterError("sketch bits must be 0/1 or boolean")
-    f = flip_prob(eps)
-    return arr.astype(bool) ^ (rng.random(arr.shape) < f)
+    """Release each 0/1 sketch bit by randomized response at budget ``eps`` (Alg. 0).
+
+    :func:`dpnet.mechanisms.randomized_response` for finite ε; at ``ε = ∞`` the bits are released as they are.
+    """
+    eps = check_eps(eps)
+    if math.isinf(eps):
+        arr = np.asarray(bits)
+        if arr.dtype != bool and not np.all((arr == 0) | (arr == 1)):
+            raise ParameterError("bits must contain only 0 and 1 (or False/True)")
+        return arr.astype(bool)
+    return randomized_response(bits, eps, rng).astype(bool)
 
 
 def total_budget(algorithm: str, eps: float, n_bits: int = 1) -> float:

@@ -22,6 +22,7 @@ from dpnet.recommender.ldp import eps_hat, flip_prob
 __all__ = [
     "BlockModel",
     "delta_min",
+    "distortion_ratio",
     "item_labels",
     "m_asym",
     "m_sym",
@@ -183,3 +184,15 @@ def predicted_u(
     while f(hi) < 0:
         hi *= 2
     return math.exp(optimize.brentq(f, lo, hi, xtol=1e-10))
+
+
+def distortion_ratio(n_items: int, level: float = 0.9, error: float = 0.05) -> float:
+    """Gaussian model's ``U_level(exact recovery) / U(mean misclassified fraction = error)`` (spec E9).
+
+    Exact recovery of all ``N`` items needs every standard score above ``Φ⁻¹(level^{1/N})``; a mean error
+    ``error`` needs it above ``Φ⁻¹(1 − error)``. Users scale as the square, so the ratio is
+    ``[Φ⁻¹(level^{1/N}) / Φ⁻¹(1 − error)]²`` (about 3.5 at ``N = 100``), whatever the model.
+    """
+    if not (0 < level < 1 and 0 < error < 0.5):
+        raise ParameterError(f"need 0 < level < 1 and 0 < error < 1/2 (got {level}, {error})")
+    return float((stats.norm.ppf(level ** (1.0 / n_items)) / stats.norm.ppf(1.0 - error)) ** 2)

@@ -127,11 +127,11 @@ def dp_inequality_checks(max_random_ratio: float, worst_ratio: float) -> list[Ch
     ]
 
 
-def basis_checks(gram_1d: float, gram_2d: float) -> list[Check]:
-    """H5: largest deviation of the Gram matrices from the identity."""
+def basis_checks(gram_1d: float, gram_2d: float, k_1d: int = 20, m_2d: int = 10) -> list[Check]:
+    """H5: largest deviation from I of the Gram matrices (1-D, ``k_1d`` functions; 2-D, degree ``m_2d``)."""
     return [
-        _at_most("H5 1-D Gram matrix (K = 20) minus identity", gram_1d, GRAM_TOLERANCE),
-        _at_most("H5 2-D Gram matrix (M = 10) minus identity", gram_2d, GRAM_TOLERANCE),
+        _at_most(f"H5 1-D Gram matrix (K = {k_1d}) minus identity", gram_1d, GRAM_TOLERANCE),
+        _at_most(f"H5 2-D Gram matrix (M = {m_2d}) minus identity", gram_2d, GRAM_TOLERANCE),
     ]
 
 
