@@ -20,7 +20,7 @@ os.environ.setdefault("DPNET_PROGRESS", "0")
 from dpnet import inference as inf
 from dpnet import networks
 from dpnet import survival as sv
-from dpnet.params import SCHEMAS
+from dpnet.chapters import schema
 
 TARGET_CHAPTER_SECONDS = 120.0
 
@@ -32,7 +32,7 @@ def timed(func) -> float:
 
 
 def main() -> None:
-    params = SCHEMAS["online-learning"].params
+    params = schema("online-learning").params
     R, T, LT = params["replications"].full, params["horizon"].full, params["limit_horizon"].full
     n, m = 10, 3
     rng = np.random.default_rng(0)

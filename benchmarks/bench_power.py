@@ -17,7 +17,8 @@ import numpy as np
 os.environ.setdefault("DPNET_PROGRESS", "0")
 
 from dpnet import power, reference
-from dpnet.params import SCHEMAS
+from dpnet.chapters import schema
+from dpnet.sweep import Stream
 
 TARGET_SECONDS = 10.0
 
@@ -32,13 +33,13 @@ def best_of(repeats: int, func) -> float:
 
 
 def main() -> None:
-    full = SCHEMAS["power-tradeoff"].params
-    samples, runs = full["mc_samples"].full, full["mc_repeats"].full
+    full = schema("power-tradeoff").params
+    samples, runs = full["mc_samples"].default_for("full"), full["mc_repeats"].default_for("full")
     eps = np.linspace(0, 5, 100)
     n, p = reference.FIG1_N, reference.FIG1_P
 
     def heat_maps(repeats: int) -> None:
-        power.laplace_power_grid(n, p, eps, 0.05, samples, seed=0, repeats=repeats, n_jobs=1)
+        power.laplace_power_grid(n, p, eps, 0.05, samples, stream=Stream(0, ()), repeats=repeats, n_jobs=1)
 
     one = best_of(3, lambda: heat_maps(1))
     full_mode = best_of(1, lambda: heat_maps(runs))

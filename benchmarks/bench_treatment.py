@@ -20,7 +20,7 @@ os.environ.setdefault("DPNET_PROGRESS", "0")
 
 from dpnet import encrypted, networks, runtime
 from dpnet import survival as sv
-from dpnet.params import SCHEMAS
+from dpnet.chapters import schema
 from dpnet.survival import comparison, treatments
 
 TARGET_CHAPTER_SECONDS = 300.0
@@ -34,7 +34,7 @@ def timed(func) -> tuple[float, object]:
 
 
 def main() -> None:
-    params = SCHEMAS["treatment-identification"].params
+    params = schema("treatment-identification").params
     R = params["replications"].full
     actg = sv.load_actg175()
     ddi = sv.arm_cohort(actg, "ddI")

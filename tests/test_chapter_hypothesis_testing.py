@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dpnet import book, reference
+from dpnet.chapters import resolve
 from dpnet.errors import ParameterError
-from dpnet.params import resolve
 
 
 def defaults() -> dict:

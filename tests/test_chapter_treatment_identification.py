@@ -11,8 +11,8 @@ import pytest
 
 from dpnet import book, networks, reference
 from dpnet import inference as inf
+from dpnet.chapters import resolve
 from dpnet.errors import ParameterError
-from dpnet.params import resolve
 from dpnet.survival import (
     arm_cohort,
     centre_fits,

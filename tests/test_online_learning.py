@@ -13,9 +13,9 @@ from scipy import special
 from dpnet import inference as inf
 from dpnet import networks, reference
 from dpnet import survival as sv
+from dpnet.chapters import resolve, schema
 from dpnet.errors import ParameterError
 from dpnet.inference.signals import BLOCK
-from dpnet.params import SCHEMAS, resolve
 
 A3 = np.array([[0.5, 0.25, 0.25], [0.25, 0.5, 0.25], [0.25, 0.25, 0.5]])
 
@@ -264,7 +264,7 @@ def test_section43_checks_can_fail() -> None:
 
 
 def _defaults(**over):
-    values = {name: None for name in SCHEMAS["online-learning"].params}
+    values = {name: None for name in schema("online-learning").params}
     values.update(mode="quick", seed=1, n_agents=10, n_states=3, signal_shift=0.3, gaussian_shift=2.0,
                   graph="complete", graphs=["complete", "star"], arrival_rate=1.0, arrival_rates=[1.0, 0.5],
                   eps_values=[0.5, 1.0], eps_compare=1.0, eta=0.05, n_centers=5, eps=1.0, period_days=10,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from dpnet.chapters import resolve
 from dpnet.errors import ParameterError
-from dpnet.params import resolve
+from dpnet.params import integer
 
 GOOD = {
     "mode": "quick",
@@ -67,11 +68,58 @@ def test_booleans_are_not_numbers() -> None:
 
 
 def test_graph_choices_are_the_network_kinds() -> None:
+    from dpnet.chapters import schema
     from dpnet.networks import GRAPH_KINDS
-    from dpnet.params import SCHEMAS
 
-    check = SCHEMAS["distributed-mle"].params["graph"].check
+    check = schema("distributed-mle").params["graph"].check
     assert [kind for kind in GRAPH_KINDS if check.convert(kind) == kind] == list(GRAPH_KINDS)
     assert check.describe == "one of " + ", ".join(repr(kind) for kind in GRAPH_KINDS)
     with pytest.raises(ParameterError, match="graph must be one of 'complete'"):
         check("graph", "torus")
+
+
+def test_schema_fills_defaults_and_derives_the_panels() -> None:
+    P = resolve("power-tradeoff", {"mode": "full"})
+    assert P.mc_repeats == 10 and P.n_panel == 100 and P.p_panel == 0.7 and P.seed == 20250301
+    assert P.is_paper() and P.is_paper("n_values", "alpha")
+    other = resolve("power-tradeoff", {"n_values": [30, 120], "p_values": [0.65, 0.95]})
+    assert (other.n_panel, other.p_panel) == (120, 0.65)  # the largest n; the p nearest the paper's 0.7
+    assert not other.is_paper("n_values") and other.is_paper("alpha")
+    with pytest.raises(ParameterError, match="does not fix 'mc_repeats'"):
+        other.is_paper("mc_repeats")
+    table = P.table()
+    assert table.loc["mc_repeats", "default"] == "quick 3, full 10"
+    assert table.loc["n_panel", "default"] == "the largest of n_values"
+    assert table.loc["alpha", "paper"] == "0.05" and table.loc["mc_repeats", "paper"] == "—"
+
+
+def test_a_parameter_without_default_must_be_set() -> None:
+    from dpnet.params import COMMON, Param, Schema
+    from dpnet.params import resolve as resolve_schema
+
+    schema = Schema({**COMMON, "k": Param(integer(ge=1), "a count")})
+    with pytest.raises(ParameterError, match="k must be set for chapter 'x': it has no default"):
+        resolve_schema(schema, {}, "x")
+    assert resolve_schema(schema, {"k": 3})["k"] == 3
+
+
+def test_named_streams_keep_the_published_keys() -> None:
+    """A stream the schema lists draws what its integer key drew before it had a name."""
+    import numpy as np
+
+    from dpnet.sweep import name_key
+
+    P = resolve("power-tradeoff", {})
+    assert P.stream("p003-fig2").key == () and P.stream("p003-fig2").seed == 20250301
+    assert P.stream("unlisted").key == name_key("unlisted")
+    legacy = np.random.default_rng(np.random.SeedSequence([20250301, 0, 25, 600000])).random(2)
+    assert np.array_equal(P.stream("p003-fig2").child(0, 25, 600000).rng().random(2), legacy)
+
+
+@pytest.mark.parametrize("spelling", ["inf", "Infinity", float("inf")])
+def test_budgets_accept_the_non_private_limit(spelling: object) -> None:
+    import math
+
+    from dpnet.params import budgets
+
+    assert budgets()("eps_values", [0.5, 1.0, spelling]) == [0.5, 1.0, math.inf]

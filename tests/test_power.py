@@ -11,6 +11,7 @@ from scipy.optimize import brentq
 
 from dpnet import power, reference
 from dpnet.errors import ParameterError
+from dpnet.sweep import Stream
 
 GRID = np.linspace(0.0, 5.0, 100)
 
@@ -184,7 +185,9 @@ def test_as_published_power_matches_spec_references(n: int, grid_index: int, ref
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_laplace_as_published_matches_paper_figure2(seed: int) -> None:
     """Spec 003 §9 item 19: one run (5000 + 5000 draws) lands within ±0.15 of the printed heat map."""
-    grid = power.laplace_power_grid(reference.FIG1_N, reference.FIG1_P, GRID, 0.05, 5000, seed=seed)
+    grid = power.laplace_power_grid(
+        reference.FIG1_N, reference.FIG1_P, GRID, 0.05, 5000, stream=Stream(seed, ())
+    )
     table = power.critical_budget_table(GRID, grid["as_published"][0][0], reference.FIG1_P, 0.05)
     assert reference.figure2_gap(table).max() <= reference.FIG2_TOLERANCE  # flat cell excluded
     paper = power.critical_budget_table(GRID, grid["paper"][0][0], reference.FIG1_P, 0.05)
@@ -204,9 +207,15 @@ def _perturbed(table: np.ndarray, cell: tuple[int, int], value: float) -> np.nda
     return out
 
 
+def _fig1(grid: np.ndarray, exact: np.ndarray, n: tuple[int, ...] = reference.FIG1_N) -> list[bool | None]:
+    return [c.passed for c in reference.figure1_checks(grid, exact, n, published=True)]
+
+
 def test_figure1_checks_pass_on_the_exact_tables_and_fail_on_perturbed_ones() -> None:
     grid, exact = _figure1_tables()
-    assert [passed for _, passed, _ in reference.figure1_checks(grid, exact)] == [True] * 4
+    assert _fig1(grid, exact) == [True] * 4
+    names = [c.name for c in reference.figure1_checks(grid, exact, reference.FIG1_N, published=True)]
+    assert names == ["heat-map", "below-one", "below-one-exact", "decreasing-in-n"]
     perturbed = {
         0: (_perturbed(grid, (1, 1), grid[1, 1] + GRID[1]), exact),  # one cell one grid step off
         1: (_perturbed(grid, (0, 3), 1.2), exact),  # a grid ε* above 1
@@ -214,8 +223,28 @@ def test_figure1_checks_pass_on_the_exact_tables_and_fail_on_perturbed_ones() ->
         3: (_perturbed(grid, (3, 0), grid[0, 0] + GRID[1]), exact),  # n = 100 above n = 25
     }
     for failing, tables in perturbed.items():
-        passed = [ok for _, ok, _ in reference.figure1_checks(*tables)]
+        passed = _fig1(*tables)
         assert not passed[failing], (failing, passed)
+
+
+def test_figure1_claims_off_the_paper_setting() -> None:
+    """Off the paper's grid only the general claims run; one n leaves the trend undefined; a cell that
+    never reaches β_IND counts as ε* = ∞ (above one, and above any reached ε*)."""
+    grid, exact = _figure1_tables()
+    checks = reference.figure1_checks(grid, exact, reference.FIG1_N, published=False)
+    assert [c.name for c in checks] == ["below-one", "below-one-exact", "decreasing-in-n"]
+    one = reference.figure1_checks(grid[:1], exact[:1], (25,), published=False)
+    assert one[-1].passed is None and "two values of n" in one[-1].detail
+    never = _perturbed(grid, (0, 0), np.nan)  # n = 25 never reaches β_IND at p = 0.6
+    passed = [c.passed for c in reference.figure1_checks(never, exact, reference.FIG1_N, published=False)]
+    assert passed == [False, True, True]
+    never_big = _perturbed(grid, (3, 0), np.nan)  # the largest n never reaching it breaks the trend
+    assert reference.figure1_checks(never_big, exact, reference.FIG1_N, published=False)[-1].passed is False
+
+
+def _fig2(paper: np.ndarray, as_published: np.ndarray) -> list[bool | None]:
+    checks = reference.figure2_checks(paper, as_published, reference.FIG1_N, reference.FIG1_P, published=True)
+    return [c.passed for c in checks]
 
 
 def test_figure2_checks_pass_on_the_published_table_and_fail_on_perturbed_ones() -> None:
@@ -226,25 +255,28 @@ def test_figure2_checks_pass_on_the_published_table_and_fail_on_perturbed_ones()
         reference.FIG1_P.index(reference.FIG2_FLAT_CELL[1]),
     )
     # the flat-curve cell is exempt from the ±0.15 comparison
-    assert [ok for _, ok, _ in reference.figure2_checks(paper, _perturbed(published, flat, 0.9))] == [
-        True
-    ] * 4 + [False]
-    assert [ok for _, ok, _ in reference.figure2_checks(paper, published)] == [True] * 5
+    assert _fig2(paper, _perturbed(published, flat, 0.9)) == [True] * 4 + [False, True]
+    assert _fig2(paper, published) == [True] * 6
     perturbed = {
         0: (paper, _perturbed(published, (2, 1), published[2, 1] + 0.17)),  # as-published off by 0.17
         1: (published, published),  # the paper-faithful model fits too: no deviation needed
         2: (_perturbed(paper, (0, 0), 1.0), published),  # a paper-faithful ε* of 1
         3: (paper, _perturbed(published, (0, 3), 1.0)),  # an as-published ε* of 1
         4: (paper, _perturbed(published, (3, 2), published[3, 3])),  # n = 100: p = 0.8 ties p = 0.9
+        5: (_perturbed(paper, (3, 1), paper[0, 1] + 0.05), published),  # n = 100 above n = 25
     }
     for failing, tables in perturbed.items():
-        passed = [ok for _, ok, _ in reference.figure2_checks(*tables)]
+        passed = _fig2(*tables)
         assert not passed[failing], (failing, passed)
+    single_p = reference.figure2_checks(
+        paper[:, :1], published[:, :1], reference.FIG1_N, (0.6,), published=False
+    )
+    assert [c.name for c in single_p if c.passed is None] == ["largest-at-top-p"]
 
 
 def test_laplace_grid_cells_keep_their_draws_when_the_grid_changes() -> None:
-    small = power.laplace_power_grid([50], [0.7], [0.5, 1.0], 0.05, 500, seed=4)
-    large = power.laplace_power_grid([25, 50], [0.6, 0.7], [0.5, 1.0], 0.05, 500, seed=4)
+    small = power.laplace_power_grid([50], [0.7], [0.5, 1.0], 0.05, 500, stream=Stream(4, ()))
+    large = power.laplace_power_grid([25, 50], [0.6, 0.7], [0.5, 1.0], 0.05, 500, stream=Stream(4, ()))
     np.testing.assert_array_equal(small["paper"][0][0, 0, 0], large["paper"][0][0, 1, 1])
 
 
@@ -253,7 +285,7 @@ def test_critical_budget_argmin_is_nan_when_never_reached() -> None:
 
 
 def test_paper_variant_is_more_powerful_than_as_published() -> None:
-    grid = power.laplace_power_grid([50], [0.7], [0.5, 1.0, 2.0], 0.05, 20000, seed=3)
+    grid = power.laplace_power_grid([50], [0.7], [0.5, 1.0, 2.0], 0.05, 20000, stream=Stream(3, ()))
     assert np.all(grid["paper"][0] > grid["as_published"][0])  # paired draws: a sharp comparison
 
 

@@ -93,3 +93,71 @@ def test_report_status_from_checks_and_deviations(results: Results, tmp_path: Pa
         "not yet",
         "not checked in this run",
     }
+
+
+@pytest.fixture
+def glued(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    import myst_nb
+
+    store: dict[str, object] = {}
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: store.update({name: value}))
+    return store
+
+
+def test_glue_formats_and_refuses_nan_without_a_reason(results: Results, glued: dict[str, object]) -> None:
+    results.glue("big", 12345.678, ",.1f")
+    results.glue("none", float("nan"), ".2f", undefined="undefined (no crossing)")
+    assert glued == {"big": "12,345.7", "none": "undefined (no crossing)"}
+    assert results.metrics["big"] == 12345.678 and results.metrics["none"] is None  # the raw value
+    with pytest.raises(ValueError, match="say why it is undefined"):
+        results.glue("bad", np.float64(np.nan), ".2f")
+
+
+def test_named_checks_glue_badges_and_feed_the_report(
+    results: Results, glued: dict[str, object], tmp_path: Path
+) -> None:
+    from dpnet import report
+
+    item = report.CATALOGUE[0]
+    results.chapter_id = item.chapter
+    results.checks(
+        item.key, [("holds", True, "d1", "one"), ("fails", False, "", "two"), ("n/a", None, "why", "")]
+    )
+    assert glued == {f"badge-{item.key}-one": "✓", f"badge-{item.key}-two": "✗"}
+    with pytest.raises(ParameterError, match="must be new"):
+        results.checks(item.key, [("again", True, "", "one")])
+    (tmp_path / item.chapter).mkdir()
+    (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
+    text = report.items_markdown(tmp_path)
+    assert f"(report-{item.key})=" in text and f"<{item.key}>`" in text
+    assert f"(check-{item.key}-one)=\n✓ holds: d1" in text and "– n/a: why" in text
+    table = report.status_table(tmp_path).set_index("key")
+    assert table.loc[item.key, "status"] == "not reproduced" and table.loc[item.key, "checks passed"] == "1/2"
+
+
+def test_off_the_paper_setting_an_item_is_not_checked(results: Results, tmp_path: Path) -> None:
+    from dpnet import report
+
+    item = report.CATALOGUE[0]
+    results.chapter_id = item.chapter
+    results.checks(item.key, [("general claim", True, "", "")], paper_setting=False)
+    (tmp_path / item.chapter).mkdir()
+    (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
+    assert report.status_table(tmp_path).set_index("key").loc[item.key, "status"] == "not checked in this run"
+
+
+def test_keys_must_be_the_chapters_catalogue_items(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DPNET_RESULTS_DIR", str(tmp_path))
+    results = Results("power-tradeoff", {}, items=["p003-fig1", "p003-fig2"])
+    results.table(pd.DataFrame({"x": [1]}), "p003-fig2-as-published")  # a variant of an item
+    results.table(pd.DataFrame({"x": [1]}), "book-own-table")  # the book's own: not an item key
+    with pytest.raises(ParameterError, match="names no catalogue item"):
+        results.table(pd.DataFrame({"x": [1]}), "p003-fig5")
+    with pytest.raises(ParameterError, match="not a catalogue item of chapter 'power-tradeoff'"):
+        results.check("p003-fig5", "claim", True)
+
+
+def test_report_text_is_escaped_for_myst() -> None:
+    from dpnet.report import _text
+
+    assert _text("ε*_RR < 1 [a] `x` $y$") == "ε\\*\\_RR \\< 1 \\[a\\] \\`x\\` \\$y\\$"

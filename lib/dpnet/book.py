@@ -22,6 +22,7 @@ import argparse
 import ast
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -36,7 +37,7 @@ from typing import Any
 
 import yaml
 
-from dpnet import params as params_module
+from dpnet import chapters as chapter_layer
 from dpnet.data import default_registry_path
 from dpnet.errors import ChapterError, ParameterError
 from dpnet.results import repo_root
@@ -110,7 +111,11 @@ def _notebook(chapter: Chapter) -> Any:
 
 
 def read_defaults(chapter: Chapter) -> dict[str, Any]:
-    """The literal assignments of the chapter's cell tagged ``parameters``."""
+    """The literal assignments of the chapter's cell tagged ``parameters``.
+
+    A chapter declares its parameters once, in its schema (:mod:`dpnet.chapters`); the cell sets
+    ``mode`` and whatever an author changed, and the schema's defaults fill the rest.
+    """
     nb = _notebook(chapter)
     cells = [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
     if len(cells) != 1:
@@ -149,7 +154,7 @@ def fingerprint(chapter: Chapter, parameters: Mapping[str, Any], root: Path | No
     root = root or repo_root()
     digest = hashlib.sha256()
     digest.update(chapter.source.read_bytes())
-    digest.update(json.dumps(parameters, sort_keys=True, default=str).encode())
+    digest.update(json.dumps(dict(parameters), sort_keys=True, default=str).encode())
     inputs = _library_files()
     if chapter.id == REPORT_ID:
         inputs += [p for p in sorted((root / "results").glob("*/metrics.json")) if p.parent.name != REPORT_ID]
@@ -169,8 +174,8 @@ def resolve_parameters(
     injected = {**overrides}
     if mode is not None:
         injected["mode"] = mode
-    resolved = params_module.resolve(chapter.id, {**defaults, **injected})
-    return injected, resolved
+    resolved = chapter_layer.resolve(chapter.id, {**defaults, **injected})
+    return injected, dict(resolved)
 
 
 def _log(message: str) -> None:
@@ -197,6 +202,17 @@ class _ProgressRelay(threading.Thread):
     def stop(self) -> None:
         self.stopped.set()
         self.join()
+
+
+class _KnownParameters(logging.Filter):
+    """Drops papermill's "Passed unknown parameter" warning: the chapter's schema, not its parameters
+    cell, lists the parameters, and :func:`resolve_parameters` has validated every one."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Passed unknown parameter")
+
+
+logging.getLogger("papermill").addFilter(_KnownParameters())
 
 
 def _hide_injected_cell(nb: Any) -> None:

@@ -1,36 +1,42 @@
-"""Chapter parameters: one schema per chapter, checked before and during execution.
+"""Parameters: value checks, and the schema that declares a chapter's parameters once.
 
-Every chapter has a cell tagged ``parameters`` holding literal defaults (``mode``, ``seed`` and the
-chapter's physical parameters). A value of ``None`` means "the mode's default": the schema holds
-one value for ``quick`` (continuous-integration sized) and one for ``full`` (the paper's sizes).
+A :class:`Schema` holds, for every parameter, its check (type and range), a one-line description,
+its default (one value, or one for ``quick`` (CI-sized) and one for ``full`` (the paper's sizes), or
+a rule deriving it from the other parameters) and, where the paper fixes it, the paper's value.
 
-:func:`resolve` merges overrides into the defaults, fills mode defaults, and validates every value,
-raising :class:`~dpnet.errors.ParameterError` naming the parameter and its allowed range. The book
-runner calls it before starting a kernel, and the chapter calls it again in its first cell, so a
-notebook opened in Jupyter is checked the same way.
+:func:`resolve` fills the defaults of the parameters left out (or set to ``None``), validates every
+value and returns :class:`Parameters`: the values, plus the questions a chapter asks of them (is this
+the paper's setting? which random stream is named ``"fig5"``?). Every error is a
+:class:`~dpnet.errors.ParameterError` naming the parameter and its allowed range. The per-chapter
+schemas live in :mod:`dpnet.chapters`; this module knows no chapter.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import numbers
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from dpnet.errors import ParameterError
-from dpnet.networks import GRAPH_KINDS
+from dpnet.sweep import Stream, name_key
 
 __all__ = [
-    "SCHEMAS",
+    "AS_DEFAULT",
+    "COMMON",
     "Check",
     "Param",
+    "Parameters",
     "Schema",
+    "budgets",
     "choice",
     "eps_grid",
+    "from_namespace",
     "integer",
     "list_of",
     "real",
@@ -169,31 +175,13 @@ def eps_grid(*, allow_zero: bool = True) -> Check:
     return Check(describe, convert)
 
 
-@dataclass(frozen=True)
-class Param:
-    """One chapter parameter: its check, its meaning, and (optionally) per-mode defaults."""
-
-    check: Check
-    help: str
-    quick: Any = None
-    full: Any = None
-
-
-@dataclass(frozen=True)
-class Schema:
-    """A chapter's parameters and the cross-parameter constraints between them."""
-
-    params: Mapping[str, Param]
-    constraints: tuple[Callable[[dict[str, Any]], None], ...] = field(default=())
-
-
-def _budgets() -> Check:
-    """An increasing list of ε > 0 in which the string ``"inf"`` stands for the non-private limit."""
+def budgets() -> Check:
+    """An increasing list of ε > 0 in which ``inf`` (or the string ``"inf"``) is the non-private limit."""
 
     def convert(value: Any) -> list[float]:
         if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
             raise TypeError("not a list")
-        out = [math.inf if v == "inf" else real(gt=0.0).convert(v) for v in value]
+        out = [math.inf if _is_inf(v) else real(gt=0.0).convert(v) for v in value]
         if len(out) < 2 or any(b <= a for a, b in itertools.pairwise(out)):
             raise ValueError("it needs at least 2 strictly increasing values")
         return out
@@ -201,355 +189,225 @@ def _budgets() -> Check:
     return Check("a strictly increasing list of at least 2 budgets ε > 0, or 'inf' (last)", convert)
 
 
-_COMMON = {
-    "mode": Param(choice("quick", "full"), "'quick' (CI-sized) or 'full' (the paper's sizes)"),
-    "seed": Param(integer(ge=0), "seed of every random draw in the chapter"),
-}
+def _is_inf(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("inf", "infinity", "+inf")
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and value == math.inf
 
 
-def _panels_in_grid(values: dict[str, Any]) -> None:
-    if values["n_panel"] not in values["n_values"]:
-        raise ParameterError(
-            f"n_panel must be one of n_values {values['n_values']} (got {values['n_panel']})"
-        )
-    if values["p_panel"] not in values["p_values"]:
-        raise ParameterError(
-            f"p_panel must be one of p_values {values['p_values']} (got {values['p_panel']})"
-        )
+class _Unset:
+    """The marker of a default or paper value that is not given."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
 
 
-def _runtime_rows_fit(values: dict[str, Any]) -> None:
-    if min(values["runtime_rows"]) < max(values["runtime_n_values"]):
-        raise ParameterError(
-            f"every runtime_rows value must be at least the largest of runtime_n_values "
-            f"{max(values['runtime_n_values'])}, so that no centre is empty (got {values['runtime_rows']})"
-        )
+UNSET: Any = _Unset()
+#: ``Param(paper=AS_DEFAULT)``: the paper's value is the parameter's (full-mode) default.
+AS_DEFAULT: Any = type("AsDefault", (), {"__repr__": lambda self: "AS_DEFAULT"})()
 
 
-def _aperiodic_graphs(values: dict[str, Any]) -> None:
-    graphs = [values["graph"], *values["graphs"]]
-    if "cycle" in graphs and values["n_agents"] % 2 == 0:
-        raise ParameterError(
-            f"a cycle of even length n_agents = {values['n_agents']} is periodic under Metropolis–Hastings "
-            "weights (b* = 1, Theorem 4.7 gives no horizon): use an odd n_agents or another graph"
-        )
-    if values["n_agents"] < values["n_states"] - 1:
-        raise ParameterError(
-            f"n_agents must be at least n_states − 1 = {values['n_states'] - 1}, so that every wrong state "
-            f"is told apart by some agent (got n_agents = {values['n_agents']})"
-        )
-
-
-_OL_GRAPHS = ("complete", "star", "path", "cycle")
-_ESTIMATION_DATASETS = ("us_power_grid", "german_households")
-
-
-def _datasets() -> Check:
-    """One dataset name, or a list of distinct ones."""
-    names = list_of(choice(*_ESTIMATION_DATASETS))
-
-    def convert(value: Any) -> list[str]:
-        return names.convert([value] if isinstance(value, str) else value)
-
-    return Check(f"one of {_ESTIMATION_DATASETS} or a list of them", convert)
-
-
-def _paper_or_integer(*, ge: int, le: int) -> Check:
-    """The string ``"paper"`` (the paper's value) or an integer within bounds."""
-    number = integer(ge=ge, le=le)
-
-    def convert(value: Any) -> Any:
-        return value if value == "paper" else number.convert(value)
-
-    return Check(f"'paper' or {number.describe}", convert)
-
-
-SCHEMAS: dict[str, Schema] = {
-    "power-tradeoff": Schema(
-        {
-            **_COMMON,
-            "n_values": Param(list_of(integer(ge=1)), "numbers of agents n (heat-map rows)"),
-            "p_values": Param(list_of(real(gt=0.5, lt=1.0)), "signal accuracies p (heat-map columns)"),
-            "alpha": Param(real(gt=0.0, lt=1.0), "test level α"),
-            "eps_grid": Param(eps_grid(), "privacy budgets ε of the power curves and of the argmin ε*"),
-            "mc_samples": Param(
-                integer(ge=2), "Monte Carlo draws per hypothesis and ε (Laplace)", quick=5000, full=5000
-            ),
-            "mc_repeats": Param(
-                integer(ge=1), "independent Monte Carlo runs of the Laplace heat map", quick=3, full=10
-            ),
-            "n_panel": Param(integer(ge=1), "n of the power-vs-ε curves over p (middle panels)"),
-            "p_panel": Param(real(gt=0.5, lt=1.0), "p of the power-vs-ε curves over n (left panels)"),
-        },
-        constraints=(_panels_in_grid,),
-    ),
-    "distributed-mle": Schema(
-        {
-            **_COMMON,
-            "n_agents": Param(integer(ge=3, le=50), "number of agents n (a cycle needs n ≥ 3)"),
-            "graph": Param(choice(*GRAPH_KINDS), "communication graph"),
-            "edge_prob": Param(real(gt=0.0, le=1.0), "edge probability of the Erdős–Rényi graph"),
-            "n_states": Param(integer(ge=2, le=12), "number of states |Θ|"),
-            "n_signals": Param(integer(ge=1, le=100_000), "Bernoulli signals held by each agent"),
-            "eps_values": Param(eps_grid(allow_zero=False), "privacy budgets ε of the error-rate sweep"),
-            "alpha": Param(real(gt=0.0, lt=1.0), "target Type I error α"),
-            "beta": Param(real(gt=0.0, lt=1.0), "target probability β of keeping every MLE state"),
-            "replications": Param(integer(ge=20), "Monte Carlo replications per point", quick=400, full=2000),
-            "eps_demo": Param(real(gt=0.0), "ε of the belief trajectories and of the sweep over K"),
-            "K_values": Param(list_of(integer(ge=1, le=200)), "numbers of rounds K of the sweep over K"),
-            "gap_values": Param(
-                list_of(real(ge=0.0, le=100.0), min_len=2),
-                "likelihood gaps, in Laplace noise scales, of the guarantee check",
-            ),
-            "iterations": Param(
-                integer(ge=1, le=5000), "iterations T of the trajectories and of the finite-T check"
-            ),
-            "pi": Param(real(gt=0.0, lt=1.0), "slack π₁ = π₂ of the two-threshold rule"),
-            "q1": Param(real(gt=0.0, lt=1.0), "Thm 4.5: bound q₁ on a non-MLE state's per-round rate"),
-            "q2": Param(real(gt=0.0, lt=1.0), "Thm 4.5: bound q₂ on an MLE state's per-round rate"),
-        }
-    ),
-    "hypothesis-testing": Schema(
-        {
-            **_COMMON,
-            "n_centers": Param(integer(ge=2, le=50), "number of centres (hospitals) n, on a complete graph"),
-            "split": Param(choice("round_robin", "random"), "how patients are assigned to centres"),
-            "eps": Param(real(gt=0.0), "privacy budget ε of the private runs"),
-            "alpha": Param(real(gt=0.0, lt=0.5), "level α of the tests; α = 1 − β of the private MLE runs"),
-            "likelihood": Param(
-                choice("paper", "as_published"),
-                "likelihood and noise of the headline success rates and the cancer-cohort runs: the paper's "
-                "or the authors' code's (Fig 14.1 shows both; the §4.2 tests use the paper's)",
-            ),
-            "replications": Param(
-                integer(ge=20), "Monte Carlo replications per success rate", quick=200, full=1000
-            ),
-            "rho": Param(real(gt=0.0), "log-belief threshold ϱ_AM = ϱ_GM of the ACTG runs (Fig 14.1)"),
-            "rho_cancer": Param(real(gt=0.0), "log-belief threshold ϱ of the cancer-cohort runs (Fig 14.4)"),
-            "penalizer": Param(
-                real(ge=0.0), "ridge penalty of the composite test's Cox fits (lifelines' convention)"
-            ),
-            "b_theta": Param(real(gt=0.0), "public bound B_θ on |θ| for the composite test's sensitivity"),
-            "one_hospital_split": Param(
-                integer(ge=2, le=100), "split whose centre 1 the 'one hospital' panels show"
-            ),
-            "eps_values": Param(eps_grid(allow_zero=False), "privacy budgets ε of the size and power curves"),
-        }
-    ),
-    "treatment-identification": Schema(
-        {
-            **_COMMON,
-            "n_centers": Param(integer(ge=2, le=20), "centres n of the best-treatment runs (complete graph)"),
-            "split": Param(choice("round_robin", "random"), "how patients are assigned to centres"),
-            "eps": Param(real(gt=0.0), "privacy budget ε of Figure 5's runs"),
-            "alpha": Param(real(gt=0.0, lt=0.5), "α = 1 − β of Figure 5's runs"),
-            "threshold": Param(real(gt=0.0, le=0.5), "belief threshold τ of AM, GM and the frequencies"),
-            "penalizer": Param(
-                real(ge=0.0), "ridge penalty of the centres' GLRT fits (lifelines' convention)"
-            ),
-            "b_theta": Param(real(gt=0.0), "public bound B_θ on |θ|: the GLRTs' sensitivity Δ = 2B_θ"),
-            "replications": Param(
-                integer(ge=20),
-                "Monte Carlo replications per probability and per TVD point",
-                quick=200,
-                full=1000,
-            ),
-            "best_arm_eps": Param(eps_grid(allow_zero=False), "ε of the best-arm probability curve"),
-            "reliable": Param(
-                real(gt=0.0, lt=1.0), "probability of naming the best arm that counts as reliable"
-            ),
-            "published_eps": Param(real(gt=0.0), "ε of the as-published Figure 5 (the notebook's 0.1)"),
-            "published_rounds": Param(
-                integer(ge=1, le=1000), "K of the as-published Figure 5 (notebook: 10)"
-            ),
-            "published_iterations": Param(
-                integer(ge=1, le=5000), "T of the as-published Figure 5 (notebook: 1000)"
-            ),
-            "fig6_n_values": Param(list_of(integer(ge=2, le=50)), "numbers of centres of Figure 6"),
-            "fig6_eps": Param(eps_grid(allow_zero=False), "privacy budgets ε of Figure 6"),
-            "fig6_alpha": Param(real(gt=0.0, lt=0.5), "α = 1 − β of Figure 6's K and T"),
-            "fig6_rho": Param(real(gt=0.0), "ϱ of Figure 6's K and T"),
-            "period_days": Param(real(gt=0.0), "online-learning period, in days (Figure 6's OL curve)"),
-            "learning_rate": Param(real(gt=0.0, le=1.0), "learning rate η of the first-order baseline"),
-            "runtime_dataset": Param(choice("cancer", "actg"), "cohort of the runtime study (Figure 14.2)"),
-            "runtime_n_values": Param(
-                list_of(integer(ge=2, le=500)), "numbers of centres of the runtime study"
-            ),
-            "runtime_rows": Param(
-                list_of(integer(ge=100, le=200_000)), "sizes of the resampled cohorts of the runtime study"
-            ),
-            "runtime_repeats": Param(
-                integer(ge=1, le=20), "timed repetitions per point (the median is reported)", quick=1, full=3
-            ),
-        },
-        constraints=(_runtime_rows_fit,),
-    ),
-    "online-learning": Schema(
-        {
-            **_COMMON,
-            "n_agents": Param(integer(ge=2, le=100), "agents n of the synthetic streams"),
-            "n_states": Param(integer(ge=2, le=10), "states |Θ| of the synthetic streams (θ° is the first)"),
-            "signal_shift": Param(
-                real(gt=0.0, lt=0.5), "Bernoulli signals: p = 0.5 + shift at an agent's own state, else 0.5"
-            ),
-            "gaussian_shift": Param(real(gt=0.0, le=10.0), "Gaussian signals: mean shift, in units of σ"),
-            "graph": Param(choice(*_OL_GRAPHS), "graph of the privacy sweep"),
-            "graphs": Param(list_of(choice(*_OL_GRAPHS)), "graphs of the mixing comparison"),
-            "arrival_rate": Param(real(gt=0.0, le=1.0), "chance ξ that an agent gets a signal in a period"),
-            "arrival_rates": Param(list_of(real(gt=0.0, le=1.0)), "arrival chances ξ of the comparison"),
-            "eps_values": Param(eps_grid(allow_zero=False), "privacy budgets ε of the synthetic sweep"),
-            "eps_compare": Param(real(gt=0.0), "ε of the mixing and arrival-rate comparisons"),
-            "eta": Param(real(gt=0.0, lt=0.5), "error probability η of Theorem 4.7's horizon"),
-            "horizon": Param(
-                integer(ge=10, le=200_000), "periods T of the synthetic sweeps", quick=2000, full=12000
-            ),
-            "limit_horizon": Param(
-                integer(ge=100, le=200_000), "periods of the convergence check", quick=5000, full=20000
-            ),
-            "replications": Param(
-                integer(ge=20), "Monte Carlo replications per curve and cohort", quick=100, full=200
-            ),
-            "n_centers": Param(integer(ge=2, le=50), "centres n of the clinical streams (complete graph)"),
-            "eps": Param(real(gt=0.0), "privacy budget ε of the clinical streams (paper: 1)"),
-            "period_days": Param(real(gt=0.0), "period of the ACTG 175 stream, in days (paper: 10)"),
-            "period_months": Param(real(gt=0.0), "period of the cancer-cohort stream, in months (paper: 1)"),
-        },
-        constraints=(_aperiodic_graphs,),
-    ),
-    "distributed-estimation": Schema(
-        {
-            **_COMMON,
-            "dataset": Param(_datasets(), "network(s) and signals: us_power_grid, german_households"),
-            "eps_values": Param(eps_grid(allow_zero=False), "privacy budgets ε of Figure 7"),
-            "horizon": Param(
-                _paper_or_integer(ge=2, le=20_000),
-                "rounds T ('paper': 100 on the US grid, 1096 on the German households)",
-            ),
-            "n_draws": Param(integer(ge=2, le=1000), "noise draws per point of Figure 7", quick=10, full=10),
-            "calibration": Param(
-                choice("paper", "authors_code"), "smooth-sensitivity calibration of Figures 3–6"
-            ),
-            "delta": Param(real(gt=0.0, lt=1.0), "δ of (ε, δ)-DP under smooth sensitivity (paper: 0.01)"),
-            "data_seed": Param(integer(ge=0), "seed of the synthetic signals (authors: 0)"),
-            "n_mc": Param(
-                integer(ge=100, le=100_000), "runs of the exact-moment check", quick=1000, full=2000
-            ),
-        }
-    ),
-    "recommender-maxsense": Schema(
-        {
-            **_COMMON,
-            "n_items": Param(
-                list_of(integer(ge=20, le=2000), min_len=2),
-                "item counts N of the scaling sweeps (E3, E4)",
-                quick=[50, 100, 200],
-                full=[50, 100, 200, 400],
-            ),
-            "ratings_per_user": Param(
-                list_of(integer(ge=2, le=50), min_len=2), "ratings per user w of MaxSense's w sweep (N = 100)"
-            ),
-            "eps_values": Param(
-                _budgets(),
-                "privacy levels ε of the ε sweeps (E3, E4); 'inf' is non-private",
-                quick=[0.25, 1.0, 4.0, "inf"],
-                full=[0.25, 0.5, 1.0, 2.0, 4.0, "inf"],
-            ),
-            "theta": Param(
-                real(gt=0.0, le=2.0), "MaxSense's sensing constant θ (probes θN/w items; paper: free)"
-            ),
-            "trials": Param(
-                integer(ge=10, le=2000), "runs per point, MaxSense and Multi-MaxSense", quick=40, full=100
-            ),
-            "pp_trials": Param(
-                integer(ge=5, le=500), "runs per point, Pairwise-Preference", quick=20, full=20
-            ),
-            "one_bit_trials": Param(
-                integer(ge=50, le=100_000), "runs per N of the 1-bit schemes", quick=400, full=2000
-            ),
-            "exact_simulators": Param(
-                choice(True, False), "also run the per-user simulators (E4c, E6)", quick=False, full=True
-            ),
-        }
-    ),
-    "functional-perturbation": Schema(
-        {
-            **_COMMON,
-            "n_agents": Param(integer(ge=2, le=200), "agents n (companion choice: 10)"),
-            "basis_order": Param(
-                integer(ge=3, le=60), "basis functions K of the 1-D problems (companion: 20)"
-            ),
-            "degree_2d": Param(
-                integer(ge=4, le=18), "total degree M of the 2-D basis (companion: 10, K = 66)"
-            ),
-            "q": Param(list_of(real(gt=1.0, le=8.0)), "adjacency exponents q (p = q/2)"),
-            "eps_values": Param(eps_grid(allow_zero=False), "privacy levels ε of the trade-off (E3)"),
-            "runs": Param(integer(ge=5, le=2000), "noise draws per (q, ε), 1-D", quick=20, full=100),
-            "runs_2d": Param(integer(ge=2, le=500), "noise draws per ε, 2-D logistic", quick=5, full=20),
-            "impossibility_runs": Param(
-                integer(ge=100, le=20_000),
-                "runs of the message-perturbation demo (E6c)",
-                quick=1000,
-                full=4000,
-            ),
-            "dgd_iterations": Param(
-                integer(ge=100, le=50_000), "iterations of the distributed gradient method"
-            ),
-            "message_runs": Param(
-                integer(ge=5, le=1000),
-                "runs per schedule and ε of message perturbation (E6, E7)",
-                quick=20,
-                full=50,
-            ),
-            "data_seed": Param(integer(ge=0), "seed of the agents' data, kept apart from the noise"),
-        }
-    ),
-    "reproducibility": Schema({**_COMMON}),
-}
-
-
-def schema(chapter_id: str) -> Schema:
-    """The schema of a chapter, or an error listing the known chapter ids."""
-    try:
-        return SCHEMAS[chapter_id]
-    except KeyError:
-        known = ", ".join(sorted(SCHEMAS))
-        raise ParameterError(f"unknown chapter id {chapter_id!r}; known chapters: {known}") from None
-
-
-def resolve(chapter_id: str, values: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate a chapter's parameters and fill the mode defaults of those left at ``None``.
+@dataclass(frozen=True)
+class Param:
+    """One parameter, declared once.
 
     Parameters
     ----------
-    chapter_id
-        The chapter, e.g. ``"power-tradeoff"``.
+    check
+        Its type and range (:func:`real`, :func:`integer`, :func:`list_of`, …).
+    help
+        One line saying what it is.
+    default
+        Its default in both modes.
+    quick, full
+        Its defaults in ``quick`` and ``full`` mode, when they differ.
+    derive
+        A default computed from the other resolved parameters (``derive_help`` says how).
+    paper
+        The paper's value, :data:`AS_DEFAULT` when it is the full-mode default, or unset when the
+        paper does not fix it (a choice of the book's).
+    """
+
+    check: Check
+    help: str
+    default: Any = UNSET
+    quick: Any = UNSET
+    full: Any = UNSET
+    derive: Callable[[Mapping[str, Any]], Any] | None = None
+    derive_help: str = ""
+    paper: Any = UNSET
+
+    def default_for(self, mode: str) -> Any:
+        """The literal default in ``mode`` (UNSET when derived or absent)."""
+        value = getattr(self, mode)
+        return self.default if value is UNSET else value
+
+    def paper_value(self) -> Any:
+        """The paper's value (UNSET when the paper does not fix it)."""
+        return self.default_for("full") if self.paper is AS_DEFAULT else self.paper
+
+    def describe_default(self) -> str:
+        """The default, as the parameters table shows it."""
+        if self.derive is not None:
+            return self.derive_help or "derived"
+        quick, full = self.default_for("quick"), self.default_for("full")
+        if quick is UNSET:
+            return "none: must be set"
+        return _show(quick) if _same(quick, full) else f"quick {_show(quick)}, full {_show(full)}"
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A chapter's parameters, the constraints between them, and its named random streams.
+
+    ``streams`` maps a stream name to the integer key that seeded it when the chapter's published
+    runs were made, so that naming a stream never changes its draws; a name not listed is keyed by
+    its SHA-256 (:func:`dpnet.sweep.name_key`).
+    """
+
+    params: Mapping[str, Param]
+    constraints: tuple[Callable[[Mapping[str, Any]], None], ...] = field(default=())
+    streams: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+COMMON: dict[str, Param] = {
+    "mode": Param(
+        choice("quick", "full"), "'quick' (CI-sized) or 'full' (the paper's sizes)", default="quick"
+    ),
+}
+
+
+class Parameters(Mapping[str, Any]):
+    """A chapter's resolved parameters: read-only values with attribute access (``P.alpha``).
+
+    Also answers whether the run uses the paper's setting (:meth:`is_paper`), hands out named random
+    streams (:meth:`rng`, :meth:`stream`), and shows itself as a table in a notebook.
+    """
+
+    def __init__(self, values: Mapping[str, Any], schema: Schema, chapter: str = "") -> None:
+        self._values = dict(values)
+        self._schema = schema
+        self._chapter = chapter
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"chapter {self._chapter!r} has no parameter {name!r}") from None
+
+    def __repr__(self) -> str:
+        return f"Parameters({self._chapter!r}, {self._values!r})"
+
+    def is_paper(self, *names: str) -> bool:
+        """True when each named parameter has the paper's value (every parameter the paper fixes if none)."""
+        params = self._schema.params
+        names = names or tuple(n for n, p in params.items() if p.paper is not UNSET)
+        for name in names:
+            paper = params[name].paper_value()
+            if paper is UNSET:
+                raise ParameterError(f"the paper does not fix {name!r}: it has no paper value to compare")
+            if not _same(self._values[name], params[name].check(name, paper)):
+                return False
+        return True
+
+    def stream(self, name: str) -> Stream:
+        """The random stream called ``name``, derived from the seed and the name."""
+        key = self._schema.streams.get(name)
+        return Stream(int(self._values["seed"]), tuple(key) if key is not None else name_key(name), name)
+
+    def rng(self, name: str) -> np.random.Generator:
+        """A generator of the stream called ``name`` (see :meth:`stream`)."""
+        return self.stream(name).rng()
+
+    def table(self) -> Any:
+        """One row per parameter: its value in this run, its default, the paper's value, what it is."""
+        import pandas as pd
+
+        rows = []
+        for name, param in self._schema.params.items():
+            paper = param.paper_value()
+            rows.append({
+                "parameter": name,
+                "value": _show(self._values[name]),
+                "default": param.describe_default(),
+                "paper": "—" if paper is UNSET else _show(param.check(name, paper)),
+                "meaning": param.help,
+            })  # fmt: skip
+        return pd.DataFrame(rows).set_index("parameter")
+
+    def _repr_html_(self) -> str:
+        return self.table().to_html()
+
+
+def _same(a: Any, b: Any) -> bool:
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list) and len(value) > 8 and all(isinstance(v, (int, float)) for v in value):
+        return f"{len(value)} values from {value[0]:g} to {value[-1]:g}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def resolve(schema: Schema, values: Mapping[str, Any], chapter: str = "") -> Parameters:
+    """Validate parameters and fill the defaults of those left out or set to ``None``.
+
+    Parameters
+    ----------
+    schema
+        The chapter's schema.
     values
-        Every parameter of the chapter (the ``parameters`` cell with any overrides applied).
+        Any subset of the chapter's parameters (the parameters cell with any overrides applied).
+    chapter
+        The chapter id, for messages.
 
     Returns
     -------
-    dict
-        The normalised parameters, in schema order.
+    Parameters
+        Every parameter, normalised, in schema order.
     """
-    spec = schema(chapter_id)
-    unknown = sorted(set(values) - set(spec.params))
+    where = f" for chapter {chapter!r}" if chapter else ""
+    unknown = sorted(set(values) - set(schema.params))
     if unknown:
-        allowed = ", ".join(spec.params)
-        raise ParameterError(
-            f"unknown parameter(s) {', '.join(unknown)} for chapter {chapter_id!r}; allowed: {allowed}"
-        )
-    missing = sorted(set(spec.params) - set(values))
-    if missing:
-        raise ParameterError(f"chapter {chapter_id!r} is missing parameter(s) {', '.join(missing)}")
-    mode = spec.params["mode"].check("mode", values["mode"])
+        allowed = ", ".join(schema.params)
+        raise ParameterError(f"unknown parameter(s) {', '.join(unknown)}{where}; allowed: {allowed}")
+    mode_value = values.get("mode")
+    mode = schema.params["mode"].check("mode", "quick" if mode_value is None else mode_value)
     out: dict[str, Any] = {}
-    for name, param in spec.params.items():
-        value = values[name]
+    derived = []
+    for name, param in schema.params.items():
+        value = values.get(name)
         if value is None:
-            value = getattr(param, mode)
-            if value is None:
-                raise ParameterError(f"{name} must be set: it has no default in {mode} mode ({param.help})")
+            if param.derive is not None:
+                derived.append(name)
+                continue
+            value = param.default_for(mode)
+            if value is UNSET:
+                raise ParameterError(
+                    f"{name} must be set{where}: it has no default in {mode} mode ({param.help})"
+                )
         out[name] = param.check(name, value)
-    for constraint in spec.constraints:
+    for name in derived:
+        param = schema.params[name]
+        out[name] = param.check(name, param.derive(out))
+    for constraint in schema.constraints:
         constraint(out)
-    return out
+    return Parameters({name: out[name] for name in schema.params}, schema, chapter)
+
+
+def from_namespace(schema: Schema, namespace: Mapping[str, Any], chapter: str = "") -> Parameters:
+    """:func:`resolve` the parameters a notebook's namespace defines (parameters cell and injected cell)."""
+    return resolve(schema, {name: namespace[name] for name in schema.params if name in namespace}, chapter)

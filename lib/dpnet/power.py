@@ -20,6 +20,7 @@ from scipy import stats
 from dpnet.errors import ParameterError
 from dpnet.mechanisms import check_budget, rr_flip_probability
 from dpnet.params import integer, real
+from dpnet.sweep import Stream, sweep
 
 __all__ = [
     "BISECTION_TOL",
@@ -296,11 +297,16 @@ def critical_budget_table(
 
 @dataclass(frozen=True)
 class _LaplaceCell:
+    run: int
     n: int
     p: float
     eps: tuple[float, ...]
     alpha: float
     samples: int
+
+    def key(self) -> tuple[int, int, int]:
+        """The cell's stream key: its run, n, and p in millionths."""
+        return (self.run, self.n, round(self.p * 1_000_000))
 
 
 def _laplace_cell(cell: _LaplaceCell, rng: np.random.Generator) -> dict[LaplaceVariant, LaplacePower]:
@@ -314,35 +320,35 @@ def laplace_power_grid(
     alpha: float,
     samples: int,
     *,
-    seed: int,
+    stream: Stream,
     repeats: int = 1,
     n_jobs: int | None = None,
 ) -> dict[LaplaceVariant, tuple[NDArray[np.float64], NDArray[np.float64]]]:
     """Laplace Monte Carlo power for every (n, p) cell, both noise models, ``repeats`` independent runs.
 
-    One sweep task per (run, cell), seeded from ``(seed, run, n, p)`` by :func:`dpnet.sweep.run_sweep`.
-    Repeated runs show how much a published single-run quantity (such as the argmin ε*) varies.
+    One sweep task per (run, cell), drawing from ``stream.child(run, n, p in millionths)``: changing
+    the grid leaves the other cells' draws unchanged. Repeated runs show how much a published single-run
+    quantity (such as the argmin ε*) varies.
 
     Returns
     -------
     dict
         ``variant → (power, std_error)``, each of shape ``(repeats, len(n_values), len(p_values), len(eps))``.
     """
-    from dpnet.sweep import run_sweep
-
     repeats = integer(ge=1)("repeats (independent Monte Carlo runs)", repeats)
     n_arr, p_arr = np.atleast_1d(n_values), np.atleast_1d(p_values)
     eps_t = tuple(float(e) for e in np.atleast_1d(eps))
-    cells = [_LaplaceCell(int(n), float(p), eps_t, alpha, samples) for n in n_arr for p in p_arr]
-    # each (run, n, p) cell has its own stream: changing the grid leaves other cells' draws unchanged
-    keys = [(r, c.n, round(c.p * 1_000_000)) for r in range(int(repeats)) for c in cells]
-    out = run_sweep(
-        _laplace_cell, cells * int(repeats), seed=seed, n_jobs=n_jobs, desc="Laplace power", keys=keys
-    )
-    shape = (int(repeats), len(n_arr), len(p_arr), len(eps_t))
+    cells = [
+        _LaplaceCell(r, int(n), float(p), eps_t, alpha, samples)
+        for r in range(repeats)
+        for n in n_arr
+        for p in p_arr
+    ]
+    out = sweep(_laplace_cell, cells, stream, key=_LaplaceCell.key, n_jobs=n_jobs, desc="Laplace power")
+    shape = (repeats, len(n_arr), len(p_arr), len(eps_t))
     grid: dict[LaplaceVariant, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
     for variant in ("paper", "as_published"):
-        power = np.array([cell[variant].power for cell in out]).reshape(shape)
-        error = np.array([cell[variant].std_error for cell in out]).reshape(shape)
+        power = np.array([out[cell][variant].power for cell in cells]).reshape(shape)
+        error = np.array([out[cell][variant].std_error for cell in cells]).reshape(shape)
         grid[variant] = (power, error)
     return grid

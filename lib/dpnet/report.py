@@ -1,28 +1,37 @@
 """The reproducibility report: every figure, table and experiment of the papers, with its status.
 
-The catalogue lists what the book sets out to reproduce and which chapter does it. A chapter records
-checks and deviations for the items it covers (:meth:`dpnet.results.Results.check`,
-:meth:`~dpnet.results.Results.deviation`); the report reads them from ``results/*/metrics.json``.
+The catalogue (:mod:`dpnet.reference.catalogue`) lists what the book sets out to reproduce and which
+chapter does it. A chapter records checks and deviations for the items it covers
+(:meth:`dpnet.results.Results.checks`, :meth:`~dpnet.results.Results.deviation`); the report reads them
+from ``results/*/metrics.json``.
 
 The status of an item is one of :data:`STATUSES`; :data:`STATUS_MEANINGS` says what each means.
+:func:`items_markdown` writes the report's entries as MyST: one anchored entry per item, linked to its
+figure or table in the chapter and to the reproduction notes, and one anchored line per check, which
+the chapters' badges link to.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from dpnet.results import load_metrics, results_root
+from dpnet.reference.catalogue import CATALOGUE, Item
+from dpnet.results import BADGES, check_label, load_metrics, results_root
 
 __all__ = [
     "CATALOGUE",
     "STATUSES",
     "STATUS_MEANINGS",
     "Item",
+    "build_mode",
     "check_table",
     "deviation_table",
+    "entries",
+    "items_markdown",
+    "report_label",
     "status_table",
 ]
 
@@ -40,91 +49,33 @@ STATUS_MEANINGS: dict[str, str] = {
 STATUSES: tuple[str, ...] = tuple(STATUS_MEANINGS)
 
 
-@dataclass(frozen=True)
-class Item:
-    """A published figure, table or (for papers without figures) planned experiment."""
-
-    paper: str
-    name: str
-    title: str
-    chapter: str
-
-    @property
-    def key(self) -> str:
-        """``"<paper> <name>"``, e.g. ``"003 Fig 1"``: how chapters record checks of the item."""
-        return f"{self.paper} {self.name}"
+def _text(text: str) -> str:
+    """Plain text made safe for MyST: characters that Markdown reads as markup are escaped."""
+    return "".join(f"\\{c}" if c in "\\`*_[]<>$|{}#" else c for c in text)
 
 
-def _items(paper: str, chapter: str, entries: list[tuple[str, str]]) -> list[Item]:
-    return [Item(paper, name, title, chapter) for name, title in entries]
+def _role_text(text: str) -> str:
+    """Text for the explicit title of a role: no backticks or angle brackets."""
+    return text.replace("`", "'").replace("<", "‹").replace(">", "›")
 
 
-CATALOGUE: tuple[Item, ...] = (
-    *_items("003", "power-tradeoff", [
-        ("Fig 1", "Randomized-response power and critical budget ε*"),
-        ("Fig 2", "Laplace-mechanism power and critical budget ε*"),
-    ]),
-    *_items("003", "distributed-mle", [("Table 1", "Communication complexity of the private algorithms")]),
-    *_items("000", "distributed-mle", [("Table 2", "Summary of estimators (earlier version)")]),
-    *_items("003", "hypothesis-testing", [
-        ("Fig 3", "ACTG 175 ZDV vs ddI: Kaplan–Meier curves and log hazard ratio"),
-        ("Fig 4", "ACTG 175 all four arms: Kaplan–Meier curves and log hazard ratios"),
-        ("Fig 14.1a-b", "ACTG 175 AM/GM and two-threshold beliefs and TVD"),
-        ("§5 tests", "Private distributed hypothesis tests on ACTG 175 and their p-values"),
-        ("Fig 14.3", "Cancer cohort: Kaplan–Meier curves by TMB group and Cox fits"),
-        ("Fig 14.4", "Cancer cohort: AM/GM beliefs"),
-        ("Fig 14.5", "Cancer cohort: two-threshold beliefs"),
-    ]),
-    *_items("003", "treatment-identification", [
-        ("Fig 5", "Best-treatment identification over the four ACTG arms"),
-        ("Fig 6", "TVD vs ε against the first-order DP baseline"),
-        ("Fig 14.2", "Runtime vs number of providers"),
-    ]),
-    *_items("003", "online-learning", [
-        ("§4.3", "Online learning: time-averaged limit, Cesàro averaging of the noise, horizon of Thm 4.7"),
-        ("Fig 14.1c", "ACTG 175 private online learning"),
-        ("Fig 14.6", "Cancer cohort private online learning"),
-    ]),
-    *_items("001", "distributed-estimation", [
-        ("Table 1", "Total-error bounds, Signal/Network DP × MVUE/OL"),
-        ("Fig 2", "Data overview: consumption distribution and the two networks"),
-        ("Fig 3", "Sample paths, MVUE with Signal DP"),
-        ("Fig 4", "Sample paths, MVUE with Network DP"),
-        ("Fig 5", "Sample paths, online learning with Signal DP"),
-        ("Fig 6", "Sample paths, online learning with Network DP"),
-        ("Fig 7", "Final error vs privacy budget"),
-    ]),
-    *_items("002", "recommender-maxsense", [
-        ("E0", "Mechanism checks"),
-        ("E1", "Lower-bound curves vs N and w"),
-        ("E2", "Exact mutual information"),
-        ("E3", "Pairwise-Preference phase transition (information-rich)"),
-        ("E4", "MaxSense phase transition (information-scarce)"),
-        ("E5", "Rich vs scarce crossover"),
-        ("E6", "Multi-MaxSense vs MaxSense across ε"),
-        ("E7", "1-bit sketches"),
-        ("E8", "Adaptive lower bound"),
-        ("E9", "Distortion vs exact recovery"),
-    ]),
-    *_items("004", "functional-perturbation", [
-        ("E0", "Hypothesis-testing view of ε"),
-        ("E1", "Anatomy of the functional mechanism"),
-        ("E2", "Calibration"),
-        ("E3", "Privacy–accuracy trade-off"),
-        ("E4", "2-D logistic regression case study"),
-        ("E5", "Distributed execution"),
-        ("E6", "Message perturbation: impossibility and baseline"),
-        ("E7", "Record-level sensitivity"),
-    ]),
-)  # fmt: skip
+def report_label(key: str) -> str:
+    """The anchor of an item's entry in the report: ``report-p003-fig1``."""
+    return f"report-{key}"
 
 
 def _item_status(entry: dict | None, chapter_ran: bool) -> str:
-    if entry is None or not entry.get("checks"):
+    outcomes = [c["passed"] for c in (entry or {}).get("checks", []) if c["passed"] is not None]
+    if entry is None or not outcomes or not entry.get("paper_setting", True):
         return "not checked in this run" if chapter_ran else "not yet"
-    if not all(check["passed"] for check in entry["checks"]):
+    if not all(outcomes):
         return "not reproduced"
     return "reproduced with documented deviation" if entry.get("deviations") else "reproduced"
+
+
+def _passed(checks: list[dict[str, Any]]) -> str:
+    decided = [c["passed"] for c in checks if c["passed"] is not None]
+    return f"{sum(decided)}/{len(decided)}" if decided else ""
 
 
 def _chapter_metrics(results_dir: Path | None) -> dict[str, dict | None]:
@@ -144,12 +95,13 @@ def status_table(results_dir: Path | None = None) -> pd.DataFrame:
         entry = (chapter_metrics or {}).get("reproduction", {}).get(item.key)
         checks = entry["checks"] if entry else []
         rows.append({
+            "key": item.key,
             "paper": item.paper,
             "item": item.name,
             "title": item.title,
             "chapter": item.chapter,
             "status": _item_status(entry, chapter_metrics is not None),
-            "checks passed": f"{sum(c['passed'] for c in checks)}/{len(checks)}" if checks else "",
+            "checks passed": _passed(checks),
             "deviations": "; ".join(entry["deviations"]) if entry else "",
         })  # fmt: skip
     return pd.DataFrame(rows)
@@ -162,7 +114,7 @@ def check_table(results_dir: Path | None = None) -> pd.DataFrame:
         for key, entry in (data or {}).get("reproduction", {}).items():
             for check in entry["checks"]:
                 rows.append({"item": key, "chapter": chapter, **check})
-    return pd.DataFrame(rows, columns=["item", "chapter", "claim", "passed", "detail"])
+    return pd.DataFrame(rows, columns=["item", "chapter", "name", "claim", "passed", "detail"])
 
 
 def deviation_table(results_dir: Path | None = None) -> pd.DataFrame:
@@ -170,4 +122,60 @@ def deviation_table(results_dir: Path | None = None) -> pd.DataFrame:
     rows = []
     for chapter, data in _chapter_metrics(results_dir).items():
         rows.extend({"chapter": chapter, **d} for d in (data or {}).get("deviations", []))
-    return pd.DataFrame(rows, columns=["chapter", "item", "title", "explanation"])
+    return pd.DataFrame(rows, columns=["chapter", "item", "title", "explanation", "note"])
+
+
+def items_markdown(results_dir: Path | None = None) -> str:
+    """The report's entries, as MyST Markdown (rendered by the report page).
+
+    Each item gets an anchored entry (:func:`report_label`) naming its status and linking to its
+    figure or table in the chapter (the label is the item key) and to the reproduction-notes entry of
+    each deviation; each check gets an anchored line (:func:`dpnet.results.check_label`) with its
+    badge, claim and detail.
+    """
+    metrics = _chapter_metrics(results_dir)
+    status = status_table(results_dir).set_index("key")
+    blocks = []
+    for item in CATALOGUE:
+        entry = ((metrics[item.chapter] or {}).get("reproduction") or {}).get(item.key) or {}
+        notes = {d["title"]: d.get("note", "") for d in (metrics[item.chapter] or {}).get("deviations", [])}
+        row = status.loc[item.key]
+        name = f"{{ref}}`{item.caption} <{item.key}>`" if metrics[item.chapter] else item.caption
+        head = f"({report_label(item.key)})=\n**{name}**: {_text(item.title)}."
+        head += f" Chapter `{item.chapter}`. Status: **{row['status']}**"
+        head += f" ({row['checks passed']} checks passed)." if row["checks passed"] else "."
+        deviations = [
+            f"{{ref}}`{_role_text(title)} <{notes[title]}>`" if notes.get(title) else _text(title)
+            for title in entry.get("deviations", [])
+        ]
+        if deviations:
+            head += " Deviations: " + "; ".join(deviations) + "."
+        blocks.append(head)
+        for check in entry.get("checks", []):
+            line = f"{BADGES[check['passed']]} {check['claim']}" + (
+                f": {check['detail']}" if check["detail"] else ""
+            )
+            if check.get("name"):
+                line = f"({check_label(item.key, check['name'])})=\n{line}"
+            blocks.append(line)
+    return "\n\n".join(blocks) + "\n"
+
+
+def entries(results_dir: Path | None = None) -> Any:
+    """:func:`items_markdown`, for display in the report page (rendered as MyST)."""
+    from IPython.display import Markdown
+
+    return Markdown(items_markdown(results_dir))
+
+
+def build_mode(results_dir: Path | None = None) -> str:
+    """The mode the chapters ran in: ``"quick"``, ``"full"``, or which chapters ran in which."""
+    modes = {c: m["parameters"]["mode"] for c, m in _chapter_metrics(results_dir).items() if m}
+    if len(set(modes.values())) == 1:
+        return next(iter(modes.values()))
+    if not modes:
+        return "no"
+    by_mode = {
+        mode: ", ".join(c for c, m in modes.items() if m == mode) for mode in sorted(set(modes.values()))
+    }
+    return "mixed (" + "; ".join(f"{mode}: {chapters}" for mode, chapters in by_mode.items()) + ")"

@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,32 @@ import numpy as np
 
 from dpnet.errors import ParameterError
 
-__all__ = ["Results", "load_metrics", "repo_root", "results_root", "to_json"]
+__all__ = [
+    "BADGES",
+    "Results",
+    "badge_key",
+    "check_label",
+    "load_metrics",
+    "repo_root",
+    "results_root",
+    "to_json",
+]
 
 RESERVED = ("chapter", "parameters", "reproduction", "deviations")
+#: The badge of a check that holds, fails, or is undefined for the run's parameters.
+BADGES: dict[bool | None, str] = {True: "✓", False: "✗", None: "–"}
+_NAME = re.compile(r"[a-z][a-z0-9-]*")
+_ITEM_KEY = re.compile(r"p\d{3}-")
+
+
+def check_label(item: str, name: str) -> str:
+    """The report's anchor of check ``name`` of ``item``: ``check-p003-fig1-below-one``."""
+    return f"check-{item}-{name}"
+
+
+def badge_key(item: str, name: str) -> str:
+    """The glue key of the check's badge, pasted by the ``{badge}`item/name``` role."""
+    return f"badge-{item}-{name}"
 
 
 def repo_root() -> Path:
@@ -79,11 +103,18 @@ class Results:
         The chapter id (``results/<id>/``).
     parameters
         The chapter's resolved parameters, stored in ``metrics.json``.
+    items
+        The keys of the catalogue items the chapter covers (``p003-fig1``, …). A figure, table, check
+        or deviation recorded under an item key must be one of them (or, for a figure or table, one
+        of them followed by ``-<variant>``). ``None`` accepts any key (for tests).
     """
 
-    def __init__(self, chapter_id: str, parameters: Mapping[str, Any]) -> None:
+    def __init__(
+        self, chapter_id: str, parameters: Mapping[str, Any], *, items: Sequence[str] | None = None
+    ) -> None:
         staging = os.environ.get("DPNET_RESULTS_DIR")
         self.chapter_id = chapter_id
+        self.items = None if items is None else tuple(items)
         self.directory = Path(staging) if staging else results_root() / "_interactive" / chapter_id
         (self.directory / "figures").mkdir(parents=True, exist_ok=True)
         (self.directory / "tables").mkdir(parents=True, exist_ok=True)
@@ -102,8 +133,22 @@ class Results:
         self._save()
         return value
 
-    def glue(self, name: str, value: Any) -> Any:
-        """Make a scalar available to the prose (``{glue:text}`name``) and record it as a metric.
+    def glue(self, name: str, value: Any, fmt: str | None = None, *, undefined: str | None = None) -> None:
+        """Make a number available to the prose (``{glue:text}`name```) and record it as a metric.
+
+        Parameters
+        ----------
+        name
+            The glue key (and metric name).
+        value
+            A number (or a short string).
+        fmt
+            A format spec (``".3f"``, ``","``): the value is glued already formatted, so the prose
+            writes ``{glue:text}`name``` without one.
+        undefined
+            What the prose shows when the value is not a finite number ("undefined: no crossing on
+            the grid"): a few words saying why. Without it, a non-finite value is an error: the
+            book never prints nan.
 
         NumPy scalars are glued as the Python numbers they hold: their repr (``np.float64(0.5)``) is not
         a number that ``{glue:text}`name:.2f``` can format.
@@ -112,45 +157,140 @@ class Results:
 
         if isinstance(value, np.generic):
             value = value.item()
-        glue(name, value, display=False)
-        return self.metric(name, value)
+        finite = not isinstance(value, float) or math.isfinite(value)
+        if value is None or not finite:
+            if undefined is None:
+                raise ValueError(
+                    f"glue {name!r}: the value is {value!r}; say why it is undefined (undefined=...)"
+                )
+            shown: Any = undefined
+        else:
+            shown = value if fmt is None else format(value, fmt)
+        glue(name, shown, display=False)
+        self.metric(name, value)
 
     def glue_text(self, name: str, text: str) -> str:
-        """Make a sentence computed from the results available to the prose (``{glue:md}`name``)."""
+        """Make a sentence computed from the results available to the prose (``{glue:md}`name``).
+
+        Only the chapters not yet rewritten to hand-written prose use it; new chapters glue numbers
+        (:meth:`glue`) and badges (:meth:`checks`).
+        """
         from IPython.display import Markdown
         from myst_nb import glue
 
         glue(name, Markdown(text), display=False)
         return self.metric(name, text)
 
+    def record(self, outcome: Any) -> Any:
+        """Record what an experiment returned, and return it unchanged.
+
+        ``outcome`` is one of the chapter layer's results (:mod:`dpnet.chapters`): its ``metrics()``
+        go to metrics.json, its ``tables()`` (if any) to ``tables/``, its ``checks`` (if any; a mapping
+        of item key to checks) to the report, with ``paper_setting`` saying whether the run uses the
+        paper's setting for them, and its ``deviations`` (if any; ``(item, title, note)``) likewise.
+        """
+        for name, value in outcome.metrics().items():
+            self.metric(name, value)
+        for name, frame in (outcome.tables() if hasattr(outcome, "tables") else {}).items():
+            self.table(frame, name)
+        for item, checks in getattr(outcome, "checks", {}).items():
+            self.checks(item, checks, paper_setting=getattr(outcome, "paper_setting", True))
+        for item, title, note in getattr(outcome, "deviations", ()):
+            self.deviation(item, title, note=note)
+        return outcome
+
     # files ---------------------------------------------------------------------------------
     def figure(self, fig: Any, name: str) -> None:
-        """Save a Matplotlib figure as ``figures/<name>.png`` and ``.svg``, show it once, and close it."""
-        _check_name(name)
+        """Save a Matplotlib figure as ``figures/<name>.png`` and ``.svg``, show it once, and close it.
+
+        ``name`` is also the figure's label in the chapter (``mystnb: figure: name:``): an item key
+        (``p003-fig1``), an item key and a variant (``p003-fig2-as-published``), or, for a figure of the
+        book's own, a name that does not look like an item key.
+        """
+        self._check_key(name)
         png = self.directory / "figures" / f"{name}.png"
         fig.savefig(png, dpi=150, bbox_inches="tight", metadata={"Software": None})
         fig.savefig(png.with_suffix(".svg"), bbox_inches="tight", metadata={"Date": None})
         _show(fig)
 
     def table(self, frame: Any, name: str) -> None:
-        """Write a pandas DataFrame to ``tables/<name>.csv``."""
-        _check_name(name)
+        """Write a pandas DataFrame to ``tables/<name>.csv`` (``name`` as for :meth:`figure`)."""
+        self._check_key(name)
         frame.to_csv(self.directory / "tables" / f"{name}.csv", index=False)
 
     # reproduction --------------------------------------------------------------------------
-    def check(self, item: str, claim: str, passed: bool, detail: str = "") -> bool:
-        """Record a check of a paper item (e.g. ``"003 Fig 1"``) for the reproducibility report."""
-        entry = self.reproduction.setdefault(item, {"checks": [], "deviations": []})
-        entry["checks"].append({"claim": claim, "passed": bool(passed), "detail": detail})
-        self._save()
+    def check(self, item: str, claim: str, passed: bool | None, detail: str = "", name: str = "") -> bool:
+        """Record one check of a catalogue item (:meth:`checks`); returns whether it passed."""
+        self.checks(item, [(claim, passed, detail, name)])
         return bool(passed)
 
-    def deviation(self, item: str, title: str, explanation: str) -> None:
-        """Record a documented deviation between the paper and what regenerates a published item."""
-        entry = self.reproduction.setdefault(item, {"checks": [], "deviations": []})
-        entry["deviations"].append(title)
-        self.deviations.append({"item": item, "title": title, "explanation": explanation})
+    def checks(self, item: str, checks: Iterable[Sequence[Any]], *, paper_setting: bool = True) -> None:
+        """Record checks of a catalogue item for the reproducibility report, and glue their badges.
+
+        Parameters
+        ----------
+        item
+            The item key (``p003-fig1``).
+        checks
+            :class:`dpnet.reference.Check` tuples ``(claim, passed, detail, name)``: ``passed`` is
+            ``None`` when the check is undefined for the run's parameters. A named check gets a badge
+            (✓, ✗ or –) that the prose pastes with ``{badge}`item/name``` and that links to its row
+            in the report.
+        paper_setting
+            False when the run does not use the paper's setting for this item: its checks are still
+            listed (the badges need them), but the report says "not checked in this run".
+        """
+        self._check_item(item)
+        entry = self._entry(item)
+        entry["paper_setting"] = bool(entry.get("paper_setting", True) and paper_setting)
+        taken = {c["name"] for c in entry["checks"] if c["name"]}
+        for claim, passed, detail, *rest in checks:
+            name = rest[0] if rest else ""
+            if name:
+                if not _NAME.fullmatch(name) or name in taken:
+                    raise ParameterError(
+                        f"check name {name!r} of {item} must be new, lower case, with hyphens"
+                    )
+                taken.add(name)
+                self._glue_badge(item, name, passed)
+            outcome = None if passed is None else bool(passed)
+            entry["checks"].append({"name": name, "claim": claim, "passed": outcome, "detail": detail})
         self._save()
+
+    def deviation(self, item: str, title: str, explanation: str = "", *, note: str = "") -> None:
+        """Record a documented deviation between the paper and what regenerates a published item.
+
+        ``note`` is the label of the entry of the book's reproduction notes that explains it (chapters
+        written to the book's pattern); ``explanation`` is the older inline text.
+        """
+        self._check_item(item)
+        self._entry(item)["deviations"].append(title)
+        self.deviations.append({"item": item, "title": title, "explanation": explanation, "note": note})
+        self._save()
+
+    def _entry(self, item: str) -> dict[str, Any]:
+        return self.reproduction.setdefault(item, {"checks": [], "deviations": [], "paper_setting": True})
+
+    def _glue_badge(self, item: str, name: str, passed: bool | None) -> None:
+        from myst_nb import glue
+
+        glue(badge_key(item, name), BADGES[None if passed is None else bool(passed)], display=False)
+
+    def _check_item(self, item: str) -> None:
+        if self.items is not None and item not in self.items:
+            known = ", ".join(self.items) or "none"
+            raise ParameterError(f"{item!r} is not a catalogue item of chapter {self.chapter_id!r} ({known})")
+
+    def _check_key(self, name: str) -> None:
+        _check_name(name)
+        if self.items is None or not _ITEM_KEY.match(name):
+            return
+        if not any(name == key or name.startswith(f"{key}-") for key in self.items):
+            known = ", ".join(self.items) or "none"
+            raise ParameterError(
+                f"{name!r} names no catalogue item of chapter {self.chapter_id!r} ({known}), "
+                "nor a variant of one (<key>-<variant>)"
+            )
 
     def _save(self) -> None:
         payload = {

@@ -7,15 +7,19 @@ number of workers, on the order tasks finish in, or on what ran before. Tasks ru
 over processes with joblib, with a progress bar: in the notebook when run interactively, relayed
 to the terminal by the book runner (never stored in an executed notebook).
 
-A cluster backend (dask, ray, …) can be added here and nowhere else: chapters only call
-:func:`run_sweep`.
+Randomness is addressed by name: a :class:`Stream` is the chapter seed plus a key, and
+:meth:`Stream.child` extends the key, so a task's draws depend only on what the task *is*.
+:func:`sweep` runs a function over tasks, each with its child stream, and returns the results keyed
+by task. A cluster backend (dask, ray, …) can be added here and nowhere else.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -25,9 +29,50 @@ from tqdm import tqdm
 from dpnet.errors import ParameterError
 
 T = TypeVar("T")
+H = TypeVar("H", bound=Hashable)
 R = TypeVar("R")
 
-__all__ = ["default_jobs", "progress_enabled", "run_sweep", "task_generators"]
+__all__ = ["Stream", "default_jobs", "name_key", "progress_enabled", "run_sweep", "sweep", "task_generators"]
+
+
+def name_key(name: str) -> tuple[int, ...]:
+    """Four 32-bit words derived from a name (SHA-256): the key of a stream that has no other."""
+    digest = hashlib.sha256(name.encode()).digest()
+    return tuple(int.from_bytes(digest[4 * k : 4 * k + 4], "little") for k in range(4))
+
+
+@dataclass(frozen=True)
+class Stream:
+    """A named source of random numbers: the chapter seed and a key of non-negative integers.
+
+    The generator is seeded by ``SeedSequence([seed, *key])``, so a stream's draws depend on its
+    name alone, never on what else the chapter draws or in which order.
+
+    Attributes
+    ----------
+    seed
+        The chapter seed.
+    key
+        The integers that name the stream under that seed.
+    name
+        A readable name, for messages.
+    """
+
+    seed: int
+    key: tuple[int, ...]
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if any(int(k) < 0 for k in self.key):
+            raise ParameterError(f"stream {self.name!r}: key {self.key} must hold non-negative integers")
+
+    def rng(self) -> np.random.Generator:
+        """A fresh generator of this stream (the same draws every time it is asked for)."""
+        return np.random.default_rng(np.random.SeedSequence([int(self.seed), *map(int, self.key)]))
+
+    def child(self, *key: int) -> Stream:
+        """The stream named by this one's key followed by ``key``."""
+        return Stream(self.seed, (*self.key, *map(int, key)), f"{self.name}/{'/'.join(map(str, key))}")
 
 
 def default_jobs() -> int:
@@ -66,6 +111,49 @@ def task_generators(
     return [np.random.default_rng(np.random.SeedSequence([seed, *map(int, key)])) for key in keys]
 
 
+def sweep(
+    func: Callable[[H, np.random.Generator], R],
+    tasks: Sequence[H],
+    stream: Stream,
+    *,
+    key: Callable[[H], Sequence[int]] | None = None,
+    n_jobs: int | None = None,
+    desc: str = "",
+) -> dict[H, R]:
+    """Evaluate ``func(task, rng)`` for every task; results keyed by task.
+
+    Parameters
+    ----------
+    func
+        A picklable function (module level) of one task and a generator.
+    tasks
+        Distinct, hashable task descriptions (for example frozen dataclasses or tuples).
+    stream
+        The sweep's stream; task ``t`` draws from ``stream.child(*key(t))``.
+    key
+        Non-negative integers naming a task within the sweep. By default, :func:`name_key` of the
+        task's ``repr``, so a task's draws depend on what it is, not on its position.
+    n_jobs
+        Worker processes (default :func:`default_jobs`). Results are identical for every value.
+    desc
+        Label of the progress bar (default: the stream's name).
+
+    Returns
+    -------
+    dict
+        ``{task: func(task, rng_task)}``, in the order of ``tasks``.
+    """
+    tasks = list(tasks)
+    if len(set(tasks)) != len(tasks):
+        raise ParameterError(f"sweep {stream.name!r}: tasks must be distinct")
+    keys = [tuple(key(t)) if key is not None else name_key(repr(t)) for t in tasks]
+    if len(set(keys)) != len(keys):
+        raise ParameterError(f"sweep {stream.name!r}: the key function must give each task its own key")
+    rngs = [stream.child(*k).rng() for k in keys]
+    out = _map(func, tasks, rngs, n_jobs=n_jobs, desc=desc or stream.name or "sweep")
+    return dict(zip(tasks, out, strict=True))
+
+
 def run_sweep(
     func: Callable[[T, np.random.Generator], R],
     tasks: Sequence[T],
@@ -99,8 +187,19 @@ def run_sweep(
         ``[func(tasks[0], rng_0), func(tasks[1], rng_1), ...]``.
     """
     tasks = list(tasks)
+    return _map(func, tasks, task_generators(seed, len(tasks), keys), n_jobs=n_jobs, desc=desc)
+
+
+def _map(
+    func: Callable[[T, np.random.Generator], R],
+    tasks: list[T],
+    rngs: list[np.random.Generator],
+    *,
+    n_jobs: int | None,
+    desc: str,
+) -> list[R]:
+    """``[func(t, g) for t, g in zip(tasks, rngs)]``, over worker processes, with a progress bar."""
     jobs = default_jobs() if n_jobs is None else n_jobs
-    rngs = task_generators(seed, len(tasks), keys)
     # Under the book runner (DPNET_PROGRESS_LOG set) the bar goes to a log file that the runner relays to
     # the terminal, so it never lands in the executed notebook; interactively it shows in the notebook.
     log_path = os.environ.get("DPNET_PROGRESS_LOG")

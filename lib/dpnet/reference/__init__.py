@@ -87,8 +87,6 @@ from dpnet.reference.dilemma import (
     figure1_checks,
     figure2_checks,
     figure2_gap,
-    is_figure1_setting,
-    is_figure2_setting,
 )
 from dpnet.reference.estimation import (
     AVERAGE_TOLERANCE,
@@ -412,8 +410,6 @@ __all__ = [
     "graph_checks",
     "huang_floor_checks",
     "impossibility_checks",
-    "is_figure1_setting",
-    "is_figure2_setting",
     "is_table1_setting",
     "lambda_gap_checks",
     "lemma47_checks",

@@ -2,5 +2,26 @@
 
 from __future__ import annotations
 
-#: ``(claim, passed, detail)``, as :meth:`dpnet.results.Results.check` records it.
-Check = tuple[str, bool, str]
+from typing import NamedTuple
+
+
+class Check(NamedTuple):
+    """A comparison of a computed result with a published claim or an independent reference.
+
+    Attributes
+    ----------
+    claim
+        What is compared, as a sentence ("ε*_RR < 1 in every cell (paper §2)").
+    passed
+        Whether it holds in this run; ``None`` when it is undefined for these parameters.
+    detail
+        The numbers behind the verdict, or why it is undefined.
+    name
+        A short name, unique within its item ("below-one"): the check's anchor in the report and the
+        name of its badge in the chapter.
+    """
+
+    claim: str
+    passed: bool | None
+    detail: str = ""
+    name: str = ""
