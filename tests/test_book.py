@@ -12,6 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import yaml
+from book_checks import PATTERN_CHAPTERS, badge_problems, caption_problems, report_row_problems
 
 from dpnet import book, power, reference
 from dpnet.errors import ChapterError, ParameterError
@@ -157,6 +158,13 @@ def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
         nb = nbformat.read(executed, as_version=4)
         errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
         assert not errors, f"{executed.name} holds error outputs"
+    # the chapters written to the book's pattern: report rows ↔ figures, badges → report lines
+    pages = {
+        c.id: f"chapters/{c.stem}.html" for c in book.chapters(root).values() if c.id in PATTERN_CHAPTERS
+    }
+    assert len(pages) == len(PATTERN_CHAPTERS)
+    problems = report_row_problems(html, pages) + caption_problems(html, pages) + badge_problems(html, pages)
+    assert not problems, "\n".join(problems)
 
     required = {  # the metrics the issues ask each chapter for
         "power-tradeoff": "beta_ind rr_critical_budget rr_critical_budget_inf laplace_critical_budget "

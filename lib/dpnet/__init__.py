@@ -11,14 +11,17 @@ Modules are named for what they hold:
   best-treatment identification and the comparison with a first-order baseline;
 - :mod:`dpnet.encrypted` — a homomorphic-encryption (CKKS) aggregation baseline, with TenSEAL;
 - :mod:`dpnet.runtime` — timing the private test against the encryption baseline;
-- :mod:`dpnet.reference` — numbers published in the papers and the checks against them;
+- :mod:`dpnet.reference` — numbers published in the papers, the catalogue of their items, and the checks
+  against them;
+- :mod:`dpnet.chapters` — each chapter's parameters (declared once) and its experiments;
 - :mod:`dpnet.plotting` — the figure idioms shared by the chapters;
 - :mod:`dpnet.sweep` — the one Monte Carlo sweep helper (seeded per task, parallel, with progress);
 - :mod:`dpnet.params` — chapter parameter schemas and validation;
 - :mod:`dpnet.results` — the results contract (metrics, figures, tables, glue);
 - :mod:`dpnet.data` — the checksummed data registry;
 - :mod:`dpnet.report` — the reproducibility report;
-- :mod:`dpnet.book` — the command line that executes chapters and builds the book.
+- :mod:`dpnet.book` — the command line that executes chapters and builds the book;
+- :mod:`dpnet.sphinxext` — the book's Sphinx extension (the ``{badge}`` role).
 """
 
 __version__ = "0.1.0"

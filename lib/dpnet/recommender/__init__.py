@@ -4,8 +4,8 @@ Modules: :mod:`~dpnet.recommender.ldp` (the private bit), :mod:`~dpnet.recommend
 bipartite block model and MaxSense's closed forms), :mod:`~dpnet.recommender.simulate` (users'
 sketches and the server's aggregates), :mod:`~dpnet.recommender.cluster` (server-side clustering and
 exact recovery), :mod:`~dpnet.recommender.bounds` (lower bounds and mutual informations),
-:mod:`~dpnet.recommender.one_bit` (the 1-bit toy schemes) and :mod:`~dpnet.recommender.experiments`
-(success curves and ``U_90``).
+:mod:`~dpnet.recommender.one_bit` (the 1-bit toy schemes), :mod:`~dpnet.recommender.experiments`
+(success curves and ``U_90``) and :mod:`~dpnet.recommender.movielens` (the MovieLens 100k ratings).
 """
 
 from dpnet.recommender.bounds import *  # noqa: F403
@@ -13,5 +13,6 @@ from dpnet.recommender.cluster import *  # noqa: F403
 from dpnet.recommender.experiments import *  # noqa: F403
 from dpnet.recommender.ldp import *  # noqa: F403
 from dpnet.recommender.model import *  # noqa: F403
+from dpnet.recommender.movielens import *  # noqa: F403
 from dpnet.recommender.one_bit import *  # noqa: F403
 from dpnet.recommender.simulate import *  # noqa: F403
