@@ -14,7 +14,14 @@ from dpnet.reference.catalogue import CATALOGUE
 
 REPORT = "chapters/reproducibility.html"
 #: The chapters written to the book's authoring pattern (book/making.md).
-PATTERN_CHAPTERS: tuple[str, ...] = ("power-tradeoff",)
+PATTERN_CHAPTERS: tuple[str, ...] = (
+    "power-tradeoff",
+    "distributed-mle",
+    "hypothesis-testing",
+    "treatment-identification",
+    "distributed-estimation",
+    "functional-perturbation",
+)
 
 
 def ids(page: Path) -> set[str]:

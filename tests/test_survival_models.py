@@ -47,6 +47,8 @@ from dpnet.survival import (
     tmb_cohort,
     tmb_groups,
 )
+from dpnet.survival.data import TMB_TIE_RULES, tied_at_cutoff, top_fraction
+from dpnet.survival.private_tests import make_private_test
 
 LOG2 = math.log(2.0)
 
@@ -361,6 +363,45 @@ def test_tmb_cohort_and_groups(samstein: pd.DataFrame) -> None:
     assert groups.value_counts(sort=False).tolist() == [166, 166, 1330]  # spec §9 item 9
     np.testing.assert_array_equal(groups == "Top 10%", top10["x"] == 1)
     np.testing.assert_array_equal(groups == "Top 10–20%", (top20["x"] == 1) & (top10["x"] == 0))
+
+
+def test_top_fraction_tie_rules() -> None:
+    # rows 1 and 3 tie at the cut of the top 2 (k = int(0.4 · 5) = 2); row 0 is above it
+    tmb = pd.Series([9.0, 5.0, 1.0, 5.0, 2.0])
+    np.testing.assert_array_equal(tied_at_cutoff(tmb, 0.4), [1, 3])
+    np.testing.assert_array_equal(top_fraction(tmb, 0.4), [1, 0, 0, 1, 0])  # later row first (default)
+    np.testing.assert_array_equal(top_fraction(tmb, 0.4, "earlier_row_first"), [1, 1, 0, 0, 0])
+    np.testing.assert_array_equal(top_fraction(tmb, 0.4, "at_or_above_cutoff"), [1, 1, 0, 1, 0])
+    # a clean cut: every rule agrees, and there are no tied patients
+    assert tied_at_cutoff(tmb, 0.2).size == 0
+    for rule in TMB_TIE_RULES:
+        np.testing.assert_array_equal(top_fraction(tmb, 0.2, rule), [1, 0, 0, 0, 0])
+    assert top_fraction(tmb, 0.1).sum() == 0  # int(0.1 · 5) = 0 patients
+    with pytest.raises(ParameterError, match="ties must be one of"):
+        top_fraction(tmb, 0.4, "stable")
+    with pytest.raises(ParameterError, match="fraction"):
+        top_fraction(tmb, 1.5)
+
+
+def test_tmb_tie_rules_on_the_cohort(samstein: pd.DataFrame) -> None:
+    # two patients share TMB 26.56 at the top-10 % cut, four share 14.757 at the top-20 % cut
+    np.testing.assert_array_equal(tied_at_cutoff(samstein["tmb"], 0.1), [1156, 1331])
+    np.testing.assert_array_equal(tied_at_cutoff(samstein["tmb"], 0.2), [100, 117, 128, 326])
+    thetas = np.array([math.log(0.15), 0.0])
+    gaps = {}
+    for rule in TMB_TIE_RULES:
+        top10 = tmb_cohort(samstein, "top10", ties=rule)
+        values = cox_partial_loglik(top10["x"], top10["time"], top10["event"], thetas)
+        gaps[rule] = values[0] - values[1]
+        assert top10["x"].iloc[1156] + top10["x"].iloc[1331] == (2 if rule == "at_or_above_cutoff" else 1)
+    assert gaps["later_row_first"] == pytest.approx(8.273, abs=5e-4)
+    assert gaps["earlier_row_first"] == pytest.approx(8.112, abs=5e-4)
+    assert gaps["at_or_above_cutoff"] == pytest.approx(8.796, abs=5e-4)
+    # the default is the rule the cohort always used: TMB descending, then the later row
+    order = np.lexsort((-np.arange(len(samstein)), -samstein["tmb"].to_numpy()))
+    want = np.zeros(len(samstein))
+    want[order[:166]] = 1
+    np.testing.assert_array_equal(tmb_cohort(samstein, "top10")["x"], want)
 
 
 def test_tmb_cohort_unknown_covariate_lists_the_valid_ones(samstein: pd.DataFrame) -> None:
@@ -717,6 +758,22 @@ def test_prop46_schedule_uses_thm42_gm_requirements() -> None:
     assert sched.K == math.ceil(full.k_gm) and sched.T == math.ceil(full.t_gm)
     assert sched.K == math.ceil(math.log(1 / 0.025))  # |Θ*| log(|Θ̄|/α') with |Θ*| = |Θ̄| = 1
     assert sched.noise_scale == pytest.approx(1.0 * sched.K * 2 / 1.0)  # ΔK|Θ|/ε
+
+
+def test_make_private_test_builds_either_test_with_prop46s_schedule() -> None:
+    table = np.array([[0.0, 1.0], [0.0, 2.0], [0.0, 0.5], [0.0, 1.5], [0.0, 1.0]])
+    a_star = networks.spectral_constants(networks.make_graph("complete", 5)).a_star
+    setting = dict(a_star=a_star, delta=1.0, eps=1.0, alpha=0.05)
+    composite, sched = make_private_test("composite", table, **setting)
+    assert sched == prop46_schedule(table, **setting)
+    assert composite.kind == "composite" and composite.n_agents == 5 and composite.K == sched.K
+    assert composite.noise_scale == sched.noise_scale
+    simple, _ = make_private_test("simple", table, **setting, theta_alt=-LOG2, information=76.0)
+    assert simple.kind == "simple" and simple.null.mean() == pytest.approx(-(LOG2**2) * 76.0)
+    with pytest.raises(ParameterError, match="theta_alt and information"):
+        make_private_test("simple", table, **setting)
+    with pytest.raises(ParameterError, match="kind must be one of"):
+        make_private_test("one-sided", table, **setting)
 
 
 def test_operating_characteristics_and_summary() -> None:

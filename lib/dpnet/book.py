@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import re
 import shutil
+import signal
 import sys
 import threading
 import time
@@ -38,9 +40,11 @@ from typing import Any
 import yaml
 
 from dpnet import chapters as chapter_layer
+from dpnet import workspace
 from dpnet.data import default_registry_path
-from dpnet.errors import ChapterError, ParameterError
+from dpnet.errors import ChapterError, DataError, ParameterError
 from dpnet.results import repo_root
+from dpnet.sweep import default_jobs
 
 __all__ = ["Chapter", "build_book", "chapters", "main", "read_defaults", "run_chapter"]
 
@@ -231,14 +235,6 @@ def _errors(nb: Any) -> list[str]:
     ]
 
 
-def _swap_into_place(staging: Path, target: Path) -> None:
-    old = target.with_name(f".old-{target.name}-{os.getpid()}")
-    if target.exists():
-        target.rename(old)
-    staging.rename(target)
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def run_chapter(
     cid: str,
     *,
@@ -247,10 +243,11 @@ def run_chapter(
     force: bool = False,
     root: Path | None = None,
 ) -> str:
-    """Execute one chapter; returns ``"ran"`` or ``"up to date"``. Raises ChapterError on failure."""
-    import nbformat
-    import papermill
+    """Execute one chapter; returns ``"ran"`` or ``"up to date"``.
 
+    Raises ChapterError on failure, and KeyboardInterrupt when interrupted; either way the chapter's
+    previous results are untouched and nothing of the run is left behind.
+    """
     root = root or repo_root()
     chapter = get_chapter(cid, root)
     injected, resolved = resolve_parameters(chapter, mode, overrides or {})
@@ -260,70 +257,107 @@ def run_chapter(
     if not force and stamp_file.exists() and json.loads(stamp_file.read_text()).get("sha256") == stamp:
         return "up to date"
 
-    staging = root / "results" / f".staging-{chapter.id}-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    results = root / "results"
+    with workspace.chapter_lock(results, chapter.id):
+        workspace.sweep_stale(results)
+        staging = workspace.new_staging(results, chapter.id)
+        try:
+            _execute(chapter, staging, injected, target, root)
+            _finish(chapter, staging, stamp, resolved)
+            workspace.swap_into_place(staging, target)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return "ran"
+
+
+def _execute(chapter: Chapter, staging: Path, injected: Mapping[str, Any], target: Path, root: Path) -> None:
+    """Run the chapter's notebook into ``staging`` with papermill, on a kernel whose files live there."""
+    import jupytext
+    import papermill
+
     source_nb = staging / f"{chapter.stem}.source.ipynb"
     executed = staging / f"{chapter.stem}.ipynb"
     relay = _ProgressRelay(chapter.id, staging / "progress.log")
+    km = workspace.kernel_manager(staging)
+    kernel_log: Path | None = None
     try:
-        import jupytext
-
         jupytext.write(_notebook(chapter), source_nb)
         os.environ["DPNET_RESULTS_DIR"] = str(staging)
         os.environ["DPNET_RESULTS_ROOT"] = str(root / "results")
         os.environ["DPNET_PROGRESS_LOG"] = str(staging / "progress.log")
         relay.start()
+        kernel_log = workspace.start_kernel(km, chapter.source.parent)
         papermill.execute_notebook(
             str(source_nb),
             str(executed),
-            parameters=injected,
+            parameters=dict(injected),
             cwd=str(chapter.source.parent),
             kernel_name="python3",
+            km=km,
             progress_bar=False,
         )
     except Exception as exc:  # papermill raises PapermillExecutionError, kernels other errors
-        failed = root / "results" / "_failed" / f"{chapter.stem}.ipynb"
-        failed.parent.mkdir(parents=True, exist_ok=True)
-        if executed.exists():
-            shutil.copy2(executed, failed)
-        shutil.rmtree(staging, ignore_errors=True)
         kept = "its previous results are untouched" if target.exists() else "it has no previous results"
-        raise ChapterError(
-            f"chapter {chapter.id!r} failed: {type(exc).__name__}: {_first_line(exc)}\n"
-            f"  executed notebook with the traceback: {failed.relative_to(root)}; {kept}"
-        ) from exc
+        where = _keep_failed(executed, root / "results" / "_failed" / f"{chapter.stem}.ipynb")
+        if kernel_log is not None and kernel_log.exists() and kernel_log.stat().st_size:
+            where += "; " + _keep_failed(
+                kernel_log, root / "results" / "_failed" / f"{chapter.stem}.kernel.log"
+            )
+        raise ChapterError(f"chapter {chapter.id!r} failed: {_describe(exc)}\n  {where}; {kept}") from exc
     finally:
+        workspace.shutdown(km)
         if relay.is_alive():
             relay.stop()
         for name in ("DPNET_RESULTS_DIR", "DPNET_RESULTS_ROOT", "DPNET_PROGRESS_LOG"):
             os.environ.pop(name, None)
 
+
+def _keep_failed(source: Path, failed: Path) -> str:
+    """Keep a failed run's notebook (or kernel log) for inspection; say where (or why it could not be)."""
+    what = "kernel log" if source.suffix == ".log" else "executed notebook with the traceback"
+    if not source.exists():
+        return "no notebook was executed"
+    try:
+        failed.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, failed)
+    except OSError as exc:
+        failed.unlink(missing_ok=True)
+        return f"the {what} could not be kept ({exc.strerror or exc}: {failed})"
+    return f"{what}: {failed}"
+
+
+def _finish(chapter: Chapter, staging: Path, stamp: str, resolved: Mapping[str, Any]) -> None:
+    """Check the executed notebook and complete the staging directory (notebook, fingerprint)."""
+    import nbformat
+
+    executed = staging / f"{chapter.stem}.ipynb"
     nb = nbformat.read(executed, as_version=4)
     problems = _errors(nb)
     if problems:
-        shutil.rmtree(staging, ignore_errors=True)
         raise ChapterError(f"chapter {chapter.id!r} left error outputs: {'; '.join(problems)}")
     if not (staging / "metrics.json").exists():
-        shutil.rmtree(staging, ignore_errors=True)
         raise ChapterError(
             f"chapter {chapter.id!r} wrote no metrics.json (it must create dpnet.results.Results)"
         )
     _hide_injected_cell(nb)
-    nbformat.write(nb, executed)
-    source_nb.unlink()
-    (staging / "progress.log").unlink(missing_ok=True)
-    stamp_payload = {"sha256": stamp, "parameters": resolved, "finished": time.strftime("%Y-%m-%dT%H:%M:%S")}
-    (staging / "fingerprint.json").write_text(json.dumps(stamp_payload, indent=1, default=str) + "\n")
-    _swap_into_place(staging, target)
-    return "ran"
+    try:
+        nbformat.write(nb, executed)
+        (staging / f"{chapter.stem}.source.ipynb").unlink()
+        (staging / "progress.log").unlink(missing_ok=True)
+        payload = {"sha256": stamp, "parameters": resolved, "finished": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        (staging / "fingerprint.json").write_text(json.dumps(payload, indent=1, default=str) + "\n")
+    except OSError as exc:
+        raise ChapterError(f"cannot write the results of chapter {chapter.id!r} in {staging}: {exc}") from exc
 
 
-def _first_line(exc: BaseException) -> str:
+def _describe(exc: BaseException) -> str:
+    """The error a chapter raised, whole: papermill's ``ename: evalue`` (every line of it), else the
+    exception's own message."""
+    ename, evalue = getattr(exc, "ename", None), getattr(exc, "evalue", None)
+    if ename and evalue is not None:
+        return f"{ename}: {evalue}".strip()
     text = str(exc).strip()
-    lines = [line for line in text.splitlines() if line.strip()]
-    # papermill puts the exception line last in its message
-    return lines[-1] if lines else type(exc).__name__
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _run_in_worker(cid: str, mode: str | None, force: bool, root: Path) -> tuple[str, str, float]:
@@ -338,7 +372,8 @@ def run_all(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, roo
     running: dict[Future[tuple[str, str, float]], tuple[str, float]] = {}
     failures: list[str] = []
     last_beat = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = ProcessPoolExecutor(max_workers=max(1, jobs), initializer=_worker_init)
+    try:
         while pending or running:
             while pending and len(running) < jobs:
                 cid = pending.pop(0)
@@ -358,6 +393,14 @@ def run_all(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, roo
                 still = ", ".join(f"{c} ({now - s:.0f} s)" for c, s in running.values())
                 _log(f"still running: {still}")
                 last_beat = now
+    except BaseException:
+        # interrupted: each worker cleans up its chapter (SIGTERM is Ctrl-C there) before the pool closes
+        for process in list(getattr(pool, "_processes", {}).values()):
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     if failures:
         raise ChapterError(
             f"{len(failures)} chapter(s) failed; the book was not built:\n" + "\n".join(failures)
@@ -423,7 +466,7 @@ def build_book(
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-25:])
         raise ChapterError(f"jupyter-book build failed (full log: {log.relative_to(root)}):\n{tail}")
     html = root / "_build" / "html"
-    _swap_into_place(out / "_build" / "html", html)
+    workspace.swap_into_place(out / "_build" / "html", html)
     shutil.rmtree(out, ignore_errors=True)
     _log(f"[book] done in {time.perf_counter() - start:.1f} s: {html / 'index.html'}")
     return html
@@ -471,7 +514,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("html", help="build the HTML from the chapters' last runs, without executing them")
     sub.add_parser("list", help="list the chapters and the state of their results")
     args = parser.parse_args(argv)
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
+        if args.command in ("run", "build"):
+            default_jobs()  # a bad DPNET_JOBS stops here, before any kernel starts
         if args.command == "run":
             start = time.perf_counter()
             overrides = _parse_overrides(args.p)
@@ -497,10 +543,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                     kind = "default" if json.loads(json.dumps(defaults)) == last["parameters"] else "custom"
                     state = f"{last['finished']}, {last['parameters']['mode']} mode, {kind} parameters"
                 print(f"{chapter.id:24s} {chapter.source.relative_to(repo_root())}  last run: {state}")
-    except (ParameterError, ChapterError) as exc:
+    except (ParameterError, ChapterError, DataError) as exc:
         _log(f"error: {exc}")
         return 2
+    except KeyboardInterrupt as exc:
+        what = f"{args.chapter} not run" if args.command == "run" else "the book was not built"
+        _log(f"interrupted: {what}, previous results kept")
+        return 143 if isinstance(exc, _Terminated) else 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return 0
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the process is, so that every ``finally`` cleans up as for Ctrl-C."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise _Terminated
+
+
+def _worker_init() -> None:
+    """In a build's worker process: SIGTERM cleans up like Ctrl-C; Ctrl-C reaches the workers directly."""
+    signal.signal(signal.SIGTERM, _terminate)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,10 @@ STATUS_MEANINGS: dict[str, str] = {
         "the authors' code; the chapter shows the paper-faithful result beside the as-published one"
     ),
     "not reproduced": "at least one check failed (failures are shown, never hidden)",
+    "shown, nothing to compare": (
+        "the chapter shows the item on the paper's setting, but the item publishes no number or claim that "
+        "a computation could be checked against (its formulas are tested as identities in the unit tests)"
+    ),
     "not checked in this run": "the chapter ran with parameters other than the paper's",
     "not yet": "the chapter has not been written, or has not been run",
 }
@@ -66,6 +70,8 @@ def report_label(key: str) -> str:
 
 def _item_status(entry: dict | None, chapter_ran: bool) -> str:
     outcomes = [c["passed"] for c in (entry or {}).get("checks", []) if c["passed"] is not None]
+    if entry is not None and entry.get("paper_setting", True) and not entry.get("checks"):
+        return "shown, nothing to compare"
     if entry is None or not outcomes or not entry.get("paper_setting", True):
         return "not checked in this run" if chapter_ran else "not yet"
     if not all(outcomes):

@@ -57,7 +57,7 @@ __all__ = [
 
 #: The phases recorded for each method (the DP test has no setup or decryption: 0 s).
 PHASES: tuple[str, ...] = ("setup", "local", "communication", "decryption", "total", "local per centre")
-#: The authors' runtime study (spec §6 Fig 14.2, A12): ε = 0.1, α = 1 − β = 0.1, ϱ = 0.01.
+#: The authors' runtime study (their notebook; note ``note-ti-runtime``): ε = 0.1, α = 1 − β = 0.1, ϱ = 0.01.
 RUNTIME_SETTING: dict[str, float] = {"eps": 0.1, "alpha": 0.1, "rho": 0.01}
 
 

@@ -44,6 +44,7 @@ from dpnet.estimation.optimal_noise import NoiseDensity, noise_densities
 from dpnet.estimation.privacy import (
     CALIBRATIONS,
     laplace_scales,
+    sensitivity_sets_scale,
     smooth_scales,
     smooth_sensitivity,
 )
@@ -83,6 +84,7 @@ __all__ = [
     "private_run",
     "read_dl_edgelist",
     "reference_value",
+    "sensitivity_sets_scale",
     "simulate",
     "smooth_scales",
     "smooth_sensitivity",

@@ -40,6 +40,7 @@ __all__ = [
     "Calibration",
     "Mechanism",
     "laplace_scales",
+    "sensitivity_sets_scale",
     "smooth_scales",
     "smooth_sensitivity",
 ]
@@ -164,3 +165,29 @@ def smooth_scales(
     if calibration == "paper":
         return 2.0 * np.maximum(a_i, s_star) / eps
     return np.maximum(2.0 * a_i / eps, 2.0 * s_star)
+
+
+def sensitivity_sets_scale(
+    signals: ArrayLike,
+    epsilon: float,
+    *,
+    delta: float,
+    a: ArrayLike,
+    calibration: Calibration = "paper",
+) -> NDArray[np.bool_]:
+    """Where the signal's smooth sensitivity, not the neighbour weight, sets the Network-DP scale.
+
+    The Network-DP scale of :func:`smooth_scales` is the larger of a neighbour-weight term and a
+    smooth-sensitivity term: ``2 max(a_i, S*)/ε`` (``"paper"``) or ``max(2 a_i/ε, 2 S*)``
+    (``"authors_code"``). This says which one wins, agent by agent (and round by round for ``(n, T)``
+    signals): ``True`` where the sensitivity term is the larger.
+    """
+    if calibration not in CALIBRATIONS:
+        raise ParameterError(f"calibration must be one of {CALIBRATIONS} (got {calibration!r})")
+    eps = _POSITIVE("epsilon", epsilon)
+    s_star = smooth_sensitivity(signals, eps, delta)
+    a_i = np.asarray(a, dtype=float)
+    if a_i.shape != s_star.shape[:1]:
+        raise ParameterError(f"a must hold one weight per agent, shape {s_star.shape[:1]} (got {a_i.shape})")
+    a_i = a_i.reshape(a_i.shape + (1,) * (s_star.ndim - 1))
+    return s_star > a_i if calibration == "paper" else s_star > a_i / eps

@@ -1,4 +1,4 @@
-"""Private distributed convex optimisation by functional perturbation (seed 004, Nozari et al.).
+"""Private distributed convex optimisation by functional perturbation (paper 004, Nozari et al.).
 
 Modules: :mod:`~dpnet.funcpert.basis` (orthonormal Legendre bases), :mod:`~dpnet.funcpert.mechanism`
 (the functional Laplace mechanism and its calibration), :mod:`~dpnet.funcpert.regular` (the set S and the

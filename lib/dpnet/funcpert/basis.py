@@ -1,4 +1,4 @@
-"""Orthonormal Legendre bases of L²(D) on an interval and on a square (spec 004 §2.1, companion choice).
+"""Orthonormal Legendre bases of L²(D) on an interval and on a square (a choice of the book: note-fp-choices).
 
 The slides name no basis. Here ``e_k(x) = √((2k − 1)/(hi − lo)) P_{k−1}(t)``, ``t = 2(x − lo)/(hi − lo) − 1``,
 indexed from 1 with the constant first; in 2-D the tensor products ``ê_i(x₁) ê_j(x₂)`` on ``[−R, R]²``, in

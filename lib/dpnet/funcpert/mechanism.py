@@ -1,9 +1,9 @@
-"""The functional Laplace mechanism (slides' theorem, spec 004 §2.3–§2.4).
+"""The functional Laplace mechanism (the slides' theorem; notes note-fp-vq-norm, note-fp-optimal-p).
 
 Agent ``i`` adds ``Φ(η) = Σ_k η_k e_k`` to its objective, with independent ``η_k ~ Lap(γ/k^p)``. With the
 adjacency norm ``‖Φ(δ)‖_{V_q} = (Σ_k k^{2q} δ_k²)^{1/2}`` and ``q > 1``, ``1/2 < p < q − 1/2``, the
 mechanism is ε-DP (per unit of V_q-norm) for ``ε = √ζ(2(q − p))/γ`` [slides]. Only ``k ≤ K`` is ever
-drawn: truncation is post-processing, so the ζ-based ε is conservative [spec §2.4].
+drawn: truncation is post-processing, so the ζ-based ε is conservative (note-fp-truncation).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def noise_energy(K: int, gam: float, p: float) -> float:
 
 
 def noise_energy_factor(q: float, p: float) -> float:
-    """``ζ(2p) ζ(2(q − p)) = E‖Φ(η)‖² ε²/2`` (untruncated); smallest at ``p = q/2`` (spec §2.4)."""
+    """``ζ(2p) ζ(2(q − p)) = E‖Φ(η)‖² ε²/2`` (untruncated); smallest at ``p = q/2`` (note-fp-optimal-p)."""
     q, p = check_exponents(q, p)
     return float(special.zeta(2 * p) * special.zeta(2 * (q - p)))
 
@@ -87,6 +87,6 @@ def privacy_loss(delta: ArrayLike, scales: ArrayLike) -> NDArray[np.float64] | f
 
 def extremal_shift(K: int, q: float, p: float) -> NDArray[np.float64]:
     """``Δ_k = k^{p − 2q}``, ``k ≤ K``: the change of coefficients whose privacy loss attains ``ε‖Δ‖_{V_q}``
-    (equality in the Cauchy–Schwarz step of the theorem's proof, spec §2.3) as ``K → ∞``."""
+    (equality in the Cauchy–Schwarz step of the theorem's proof, note-fp-vq-norm) as ``K → ∞``."""
     q, p = check_exponents(q, p)
     return np.arange(1, K + 1, dtype=float) ** (p - 2 * q)

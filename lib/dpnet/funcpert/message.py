@@ -1,9 +1,9 @@
-"""The message-perturbation baseline in the style of Huang, Mitra & Vaidya (spec 004 §1.3, §2.7).
+"""The message-perturbation baseline in the style of Huang, Mitra & Vaidya (note-fp-message-accountant).
 
 Agents send ``ξ_j(k) = x_j(k) + η_j(k)``, ``η_j(k) ~ Lap(b_k)^d``, and update
 ``x_i ← proj_X(Σ_j w_ij ξ_j − s_k ∇f_i(Σ_j w_ij ξ_j))``. With geometric schedules ``s_k = c ρ_s^k`` and
 ``b_k = b₀ ρ_η^k`` (``ρ_s < ρ_η``) the privacy loss is bounded, but ``Σ s_k < ∞`` stops the iteration short
-of the optimum. The accountant and the ``b₀`` formula are the spec's derivation [D], not Huang's constants:
+of the optimum. The accountant and the ``b₀`` formula are the book's derivation, not Huang's constants:
 agent ``i₀``'s state moves by at most ``s_k Δ`` between adjacent inputs (``Δ = sup_X |∇f − ∇f'|``), so the
 loss after ``K`` messages is at most ``L_K = √d Δ Σ_{k<K} s_k / b_{k+1}``.
 """

@@ -1,9 +1,9 @@
-"""Algorithm 1 end to end: perturb, truncate, project, minimise (spec 004 §2.6), and its accuracy.
+"""Algorithm 1 end to end: perturb, truncate, project, minimise (the slides' Algorithm 1), and its accuracy.
 
 Every agent perturbs its truncated coefficients once with the functional Laplace mechanism, projects
 them onto the public set S, and the sum of the projected functions is minimised over X. The error
 ``|x̃* − x*|`` is measured against the exact optimum. ``linearised_rms`` is the small-noise prediction
-``RMS ≈ (Σ_i Σ_k 2 b_k² |H⁻¹∇e_k(x*)|²)^{1/2}`` (spec §3.3, derived, slope −1 in ε).
+``RMS ≈ (Σ_i Σ_k 2 b_k² |H⁻¹∇e_k(x*)|²)^{1/2}`` (note-fp-linearised: derived, slope −1 in ε).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The companion's test problems (spec 004 §5; the slides give no sizes, so every constant is a choice).
+"""The book's test problems (note-fp-choices; the slides give no sizes, so every constant is a choice).
 
 - **1-D quadratics**: ``f_i(x) = (a_i/2)(x − θ_i)²`` on ``D = X = [−1, 1]``, ``a_i ~ U[1, 2]``,
   ``θ_i ~ U[−1/2, 1/2]``; ``S = (α, β, ū) = (0.5, 3, 4)`` on 101 grid points.
@@ -6,9 +6,9 @@
   ``a_j ~ U[0, 1]²``, ``b_j = sign(a_jᵀ(1.5, −1.5) + 0.3 N(0, 1))``, and
   ``f_i(x) = Σ_j [ln(1 + e^{−b_j a_jᵀx}) + (λ/2)|x|²]`` on ``D = X = [−3, 3]²``; S from the analytic bounds
   ``ℓ'' ≤ 1/4``, ``|a| ≤ √2`` with 10 % margins on β and ū, checked on a 15 × 15 grid. The strong-convexity
-  constant is ``α = N_i λ/2``, half the true one: with the spec's 10 % margin the degree-10 truncation of
+  constant is ``α = N_i λ/2``, half the true one: with a 10 % margin the degree-10 truncation of
   some agents' objectives dips below α near the corners of the square, and the truncated truth must lie
-  in S for the accuracy argument (spec §6.7).
+  in S for the accuracy argument.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The set S of regular functions and the projection onto it (spec 004 §2.5).
+"""The set S of regular functions and the projection onto it (note-fp-projection).
 
 ``S = {h : α I ≼ ∇²h ≼ β I, |∇h| ≤ ū on D}``, imposed in the span of the first ``K`` basis functions at a
 grid of points. The constraints are linear in the coefficients: in 1-D ``α ≤ h'' ≤ β`` and ``|h'| ≤ ū``;

@@ -1,4 +1,5 @@
-"""Minimising sums of basis expansions over the box, and the distributed gradient method (spec 004 §2.6)."""
+"""Minimising sums of basis expansions over the box, and the distributed gradient method (the slides'
+Algorithm 1, step 4)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dpnet.errors import ParameterError
 from dpnet.funcpert.basis import Basis1D, Basis2D
 from dpnet.networks import metropolis_hastings
 
-__all__ = ["dgd", "lazy_metropolis", "poly_argmin"]
+__all__ = ["chorded_ring", "dgd", "lazy_metropolis", "poly_argmin"]
 
 
 def poly_argmin(
@@ -47,9 +48,19 @@ def poly_argmin(
     return res.x
 
 
+def chorded_ring(n: int) -> nx.Graph:
+    """The cycle on ``n ≥ 2`` agents with two chords, ``0 – n/2`` and ``n/4 – 3n/4`` (integer division),
+    which roughly halve its diameter (a choice of the book; below 4 agents the chords are ring edges)."""
+    if n < 2:
+        raise ParameterError(f"a ring needs n ≥ 2 agents (got {n})")
+    G = nx.cycle_graph(n)
+    G.add_edges_from([(0, n // 2), (n // 4, 3 * n // 4)])
+    return G
+
+
 def lazy_metropolis(G: nx.Graph) -> NDArray[np.float64]:
     """``W = (I + A)/2`` with ``A`` the Metropolis–Hastings matrix: doubly stochastic with a positive
-    diagonal, so the consensus step also converges on bipartite graphs (a companion choice)."""
+    diagonal, so the consensus step also converges on bipartite graphs (a choice of the book)."""
     A = metropolis_hastings(G).toarray()
     return (np.eye(A.shape[0]) + A) / 2
 

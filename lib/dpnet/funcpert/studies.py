@@ -1,5 +1,6 @@
 """The chapter's studies that are more than one call: the DP error-rate region, the impossibility
-demonstration, the tuned message-perturbation baseline and the record-level sensitivities (spec 004 §5)."""
+demonstration, the tuned message-perturbation baseline and the record-level sensitivities (the book's
+experiments E0, E6 and E7)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ __all__ = [
     "error_rate_floor",
     "impossibility_curve",
     "min_miss_probability",
+    "noise_free_floor",
     "record_sensitivities",
     "tuned_message_errors",
 ]
@@ -43,7 +45,7 @@ def impossibility_curve(
 
     ``O = {|mean_j ξ_j(K) − x*_I| < radius}``: the messages of a convergent message-perturbing scheme
     concentrate at ``x*_I`` under ``I`` and at ``x*_{I'}`` under the adjacent ``I'``, so the ratio of
-    their probabilities grows without bound (spec E6c; ``R`` runs, the +1 keeps it finite).
+    their probabilities grows without bound (note-fp-impossibility; ``R`` runs, the +1 keeps it finite).
     """
     hits = []
     for prob in (problem, shifted):
@@ -55,12 +57,25 @@ def impossibility_curve(
             "log_ratio": np.log((runs * p_i + 1) / (runs * p_j + 1))}  # fmt: skip
 
 
+def noise_free_floor(
+    problem: Problem, W: NDArray, c: float, rho_s: float, rng: np.random.Generator, *, iterations: int = 3000
+) -> float:
+    """``|x̄(K) − x*|`` of the message scheme with steps ``c ρ_s^k`` and no noise, from ``x(0) = 0``.
+
+    The steps sum to ``c/(1 − ρ_s)``, so the iteration stops short of the optimum: this is its floor
+    (1-D problems). ``rng`` is not drawn from (there is no noise); it is passed on to :func:`run_messages`.
+    """
+    steps, scales = geometric_schedule(iterations, c, rho_s, (1 + rho_s) / 2, 0.0)
+    states, _ = run_messages(problem.gradients, W, problem.lower, problem.upper, steps, scales, rng, 1)
+    return float(np.abs(states[-1].mean() - problem.x_star[0]))
+
+
 def tuned_message_errors(
     problem: Problem, W: NDArray, eps_values: NDArray, sensitivity: float, rng: np.random.Generator,
     *, runs: int, iterations: int, cs: tuple[float, ...] = (0.01, 0.05, 0.1, 0.5),
     rho_s_values: tuple[float, ...] = (0.9, 0.99),
 ) -> list[dict[str, float]]:  # fmt: skip
-    """Mean final error ``|x̄(K) − x*|`` of every geometric schedule of the spec's grid, at every ε.
+    """Mean final error ``|x̄(K) − x*|`` of every geometric schedule of the book's grid, at every ε.
 
     ``ρ_η`` takes the two values a third and two thirds of the way from ``ρ_s`` to 1; ``b₀`` gives total
     loss ε (``inf``: no noise). One record per (schedule, ε).

@@ -16,8 +16,8 @@ neither does this module: it is the simplification the paper states.
 Two conventions (:data:`FirstOrderConvention`):
 
 - ``"paper"``: each agent clips its own gradient to ``[−C, C]``, ``C = 2B_θB_x``; ``b = 2B_xB_θTη/ε``;
-- ``"authors_code"`` (spec §3.8): the vector of all agents' gradients is clipped jointly in L1 norm to
-  ``B_θB_x``, and ``b = B_xB_θTη/ε`` (no factor 2).
+- ``"authors_code"`` (the authors' notebook): the vector of all agents' gradients is clipped jointly in
+  L1 norm to ``B_θB_x``, and ``b = B_xB_θTη/ε`` (no factor 2).
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ On the ACTG 175 ddI/ZDV cohort split over ``n`` centres (the authors' round robi
   ``Lap(Δ|Θ|/ε)`` per centre, state and period; twin: Alg 5;
 - **first-order** DP diffusion (§14.4, :mod:`dpnet.inference.first_order`) for ``T`` steps (the MLE's
   ``T``), from ``θ_{i,0} ~ U(−B_θ, B_θ)`` shared with its non-private twin, reporting the belief
-  ``expit(Λ_i(θ_{i,T}) − Λ_i(0))`` on ``θ₁`` (the paper's p-value statistic turned into a belief, spec
-  §7.2).
+  ``expit(Λ_i(θ_{i,T}) − Λ_i(0))`` on ``θ₁`` (the paper's p-value statistic turned into a belief; note
+  ``note-ti-first-order``).
 
 The metric is the total variation distance between the private and the non-private beliefs at the last
 iteration, averaged over the centres: one number per replication and algorithm.
@@ -20,14 +20,14 @@ Two variants (:data:`VARIANTS`):
 
 - ``"paper"``: eq. (3)'s likelihood, noise ``ΔK|Θ|/ε``, Alg 3's terminal belief ``softmax(ψ_T)``, and
   the first-order update as §14.4 writes it (per-centre clip ``2B_θB_x``, noise ``2B_xB_θTη/ε``);
-- ``"as_published"``: the authors' notebook (spec §3.6, §3.8, D1, D2): its likelihood, twice the MLE
+- ``"as_published"``: the authors' notebook (note ``note-ti-fig6-variant``): its likelihood, twice the MLE
   noise, the OL "belief" ``softmax(ψ_T/T)`` of the time-averaged ratio, and its first-order baseline
   (gradients of all centres clipped jointly in L1 norm to ``B_θB_x``, noise ``B_xB_θTη/ε``, a ridge
   term ``0.1 · n_i · θ`` in each centre's gradient). The notebook's score orders tied times by sort
   position; both variants use eq. (3)'s Breslow score, which differs only at ties.
 
 The published figure also added one ``U(0, 0.05)`` jitter to every curve and averaged the two-threshold
-TVD over all iterations (spec D8); neither is done here.
+TVD over all iterations (note ``note-ti-fig6-jitter``); neither is done here.
 """
 
 from __future__ import annotations

@@ -5,28 +5,36 @@
   immune-checkpoint-inhibitor patients (Samstein et al. 2019, Nat Genet 51:202).
 
 :func:`arm_cohort` and :func:`tmb_cohort` turn them into one-covariate cohorts (columns ``time``,
-``event``, ``x``) for the Cox model; :func:`tmb_groups` gives the Kaplan–Meier groups of Fig 14.3.
+``event``, ``x``) for the Cox model; :func:`tmb_groups` gives the Kaplan–Meier groups of Fig 14.3. A top
+fraction of TMB (:func:`top_fraction`) takes patients tied at its cut-off by an explicit rule
+(:data:`TMB_TIE_RULES`; :func:`tied_at_cutoff` finds them).
 """
 
 from __future__ import annotations
 
 import warnings
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from dpnet.data import fetch
 from dpnet.errors import DataError, ParameterError
+from dpnet.params import choice
 
 __all__ = [
     "ACTG175_ARMS",
     "TMB_COVARIATES",
     "TMB_GROUPS",
+    "TMB_TIE_RULES",
+    "TmbTies",
     "arm_cohort",
     "load_actg175",
     "load_samstein2019",
+    "tied_at_cutoff",
     "tmb_cohort",
     "tmb_groups",
+    "top_fraction",
 ]
 
 #: Arm names of ACTG 175 by the CSV's ``trt`` code.
@@ -142,6 +150,10 @@ TMB_COVARIATES: tuple[str, ...] = ("raw", "top10", "top20")
 #: Kaplan–Meier groups of Fig 14.3, from the highest TMB down.
 TMB_GROUPS: tuple[str, ...] = ("Top 10%", "Top 10–20%", "Bottom 80%")
 
+TmbTies = Literal["later_row_first", "earlier_row_first", "at_or_above_cutoff"]
+#: The rules for patients tied at the TMB cut-off of a top fraction (:func:`top_fraction`).
+TMB_TIE_RULES: tuple[str, ...] = ("later_row_first", "earlier_row_first", "at_or_above_cutoff")
+
 
 def arm_cohort(frame: pd.DataFrame, treatment: str, control: str = "ZDV") -> pd.DataFrame:
     """The patients of two ACTG 175 arms, with ``x = 1`` for ``treatment`` and ``x = 0`` for ``control``.
@@ -178,28 +190,88 @@ def arm_cohort(frame: pd.DataFrame, treatment: str, control: str = "ZDV") -> pd.
     return cohort
 
 
-def _top_fraction(tmb: pd.Series, fraction: float) -> np.ndarray:
-    """Indicator of the first ``int(fraction · N)`` patients by decreasing TMB, ties by later row first.
+def top_fraction(tmb: pd.Series, fraction: float, ties: TmbTies = "later_row_first") -> np.ndarray:
+    """Indicator (0/1) of the patients in the top ``fraction`` of TMB, with an explicit rule for ties.
 
-    Two patients with TMB 26.56 straddle the top-10 % cut of the Samstein cohort. Taking the later row
-    first reproduces the authors' group (their pandas ``sort_values`` is an unstable sort that happened
-    to order them so), whose Λ(log 0.15) − Λ(0) is the spec's 8.27; the earlier row first gives 8.11.
-    Neither is more correct: the rule is explicit so that the result does not depend on a sort kernel.
+    The group is meant to hold the ``k = int(fraction · N)`` patients with the highest TMB; the cut-off is
+    the ``k``-th highest value. When patients share the cut-off value, "the first ``k`` by decreasing
+    TMB" is not defined, and ``ties`` says which of them are in:
+
+    - ``"later_row_first"``: the ``k`` first by decreasing TMB, tied patients by decreasing row number
+      (the later row of the sheet ranks higher);
+    - ``"earlier_row_first"``: likewise, tied patients in row order (what a stable descending sort, such
+      as pandas' ``sort_values(ascending=False, kind="stable")``, gives);
+    - ``"at_or_above_cutoff"``: every patient whose TMB is at least the cut-off, so the group may hold
+      more than ``k`` patients.
+
+    Neither row rule is more correct than the other. On the Samstein et al. cohort two patients (rows
+    1156 and 1331) share TMB 26.56 at the top-10 % cut: ``"later_row_first"`` takes row 1331 and
+    regenerates the reference top-10 % group (Λ(log 0.15) − Λ(0) = 8.27, spec 003 §9 item 14; the
+    notebook's unstable pandas sort happened to order the two so), ``"earlier_row_first"`` takes row
+    1156 (8.11), and ``"at_or_above_cutoff"`` takes both (167 patients, 8.80).
+
+    Parameters
+    ----------
+    tmb : pandas.Series
+        TMB of each patient, in the sheet's row order.
+    fraction : float
+        The fraction of patients, in (0, 1].
+    ties : {"later_row_first", "earlier_row_first", "at_or_above_cutoff"}
+        The rule for patients tied at the cut-off.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (N,)
+
+    Raises
+    ------
+    dpnet.errors.ParameterError
+        If ``ties`` is not one of :data:`TMB_TIE_RULES` or ``fraction`` is out of range.
     """
+    ties = choice(*TMB_TIE_RULES)("ties", ties)
+    if not 0.0 < fraction <= 1.0:
+        raise ParameterError(f"fraction must be in (0, 1] (got {fraction!r})")
     values = tmb.to_numpy(dtype=float)
-    order = np.lexsort((-np.arange(len(values)), -values))  # TMB descending, then row descending
+    k = int(fraction * len(values))
     top = np.zeros(len(values), dtype=int)
-    top[order[: int(fraction * len(values))]] = 1
+    if k == 0:
+        return top
+    rows = np.arange(len(values))
+    if ties == "at_or_above_cutoff":
+        cutoff = np.sort(values)[::-1][k - 1]
+        top[values >= cutoff] = 1
+        return top
+    tie_key = -rows if ties == "later_row_first" else rows
+    order = np.lexsort((tie_key, -values))  # TMB descending, then the tie rule
+    top[order[:k]] = 1
     return top
 
 
-def tmb_cohort(frame: pd.DataFrame, covariate: str = "raw") -> pd.DataFrame:
+def tied_at_cutoff(tmb: pd.Series, fraction: float) -> np.ndarray:
+    """The positions of the patients whose TMB equals the cut-off of the top ``fraction`` (the
+    ``int(fraction · N)``-th highest TMB), when they straddle it; empty when the cut is clean.
+
+    These are the patients whose membership :func:`top_fraction`'s tie rules decide.
+    """
+    values = tmb.to_numpy(dtype=float)
+    k = int(fraction * len(values))
+    if k == 0 or k >= len(values):
+        return np.zeros(0, dtype=int)
+    ranked = np.sort(values)[::-1]
+    if ranked[k - 1] != ranked[k]:
+        return np.zeros(0, dtype=int)
+    return np.flatnonzero(values == ranked[k - 1])
+
+
+def tmb_cohort(
+    frame: pd.DataFrame, covariate: str = "raw", *, ties: TmbTies = "later_row_first"
+) -> pd.DataFrame:
     """The Samstein et al. cohort with a Cox covariate ``x`` built from TMB.
 
     - ``"raw"``: TMB itself (mutations per megabase), the authors' covariate;
     - ``"top10"`` / ``"top20"``: 1 for the ``int(0.1 N)`` / ``int(0.2 N)`` patients with the highest
-      TMB (ties: later row first), else 0: the binary covariate
-      (``B_x = 1``) that §12 assumes.
+      TMB, else 0: the binary covariate (``B_x = 1``) that §12 assumes. Patients tied at the cut-off
+      are taken by the rule ``ties`` (:func:`top_fraction`).
 
     Parameters
     ----------
@@ -207,6 +279,8 @@ def tmb_cohort(frame: pd.DataFrame, covariate: str = "raw") -> pd.DataFrame:
         A frame from :func:`load_samstein2019`.
     covariate : str
         One of :data:`TMB_COVARIATES`.
+    ties : {"later_row_first", "earlier_row_first", "at_or_above_cutoff"}
+        The rule for patients tied at the cut-off of ``"top10"`` and ``"top20"`` (ignored by ``"raw"``).
 
     Returns
     -------
@@ -216,7 +290,7 @@ def tmb_cohort(frame: pd.DataFrame, covariate: str = "raw") -> pd.DataFrame:
     Raises
     ------
     dpnet.errors.ParameterError
-        If ``covariate`` is unknown (the message lists the valid ones).
+        If ``covariate`` or ``ties`` is unknown (the message lists the valid ones).
     """
     if covariate not in TMB_COVARIATES:
         valid = ", ".join(TMB_COVARIATES)
@@ -224,14 +298,15 @@ def tmb_cohort(frame: pd.DataFrame, covariate: str = "raw") -> pd.DataFrame:
     if covariate == "raw":
         x = frame["tmb"].to_numpy(dtype=float)
     else:
-        x = _top_fraction(frame["tmb"], 0.1 if covariate == "top10" else 0.2).astype(float)
+        x = top_fraction(frame["tmb"], 0.1 if covariate == "top10" else 0.2, ties).astype(float)
     return pd.DataFrame({"time": frame["time"], "event": frame["event"], "x": x}, index=frame.index)
 
 
-def tmb_groups(frame: pd.DataFrame) -> pd.Series:
+def tmb_groups(frame: pd.DataFrame, *, ties: TmbTies = "later_row_first") -> pd.Series:
     """Fig 14.3's groups: the top 10 %, next 10 % and bottom 80 % of TMB (``int(0.1 N)`` patients each
-    for the first two; ties as in :func:`tmb_cohort`). A categorical Series on the frame's index."""
-    top10 = _top_fraction(frame["tmb"], 0.1)
-    top20 = _top_fraction(frame["tmb"], 0.2)
+    for the first two, patients tied at a cut-off taken by the rule ``ties``, :func:`top_fraction`).
+    A categorical Series on the frame's index."""
+    top10 = top_fraction(frame["tmb"], 0.1, ties)
+    top20 = top_fraction(frame["tmb"], 0.2, ties)
     codes = np.where(top10 == 1, 0, np.where(top20 == 1, 1, 2))
     return pd.Series(pd.Categorical.from_codes(codes, categories=list(TMB_GROUPS)), index=frame.index)

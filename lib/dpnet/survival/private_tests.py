@@ -39,7 +39,7 @@ from dpnet.inference import (
     schedule_thm42,
     to_int_ceil,
 )
-from dpnet.params import integer, real
+from dpnet.params import choice, integer, real
 from dpnet.survival.cox import CoxFit
 from dpnet.survival.studies import RunSchedule
 
@@ -47,6 +47,7 @@ __all__ = [
     "PrivateTest",
     "composite_table",
     "composite_test",
+    "make_private_test",
     "observed_statistic",
     "prop46_schedule",
     "simple_alternative",
@@ -225,3 +226,37 @@ def composite_test(*, alpha: float, n_agents: int, K: int, noise_scale: float) -
     ``ϱ_d = F⁻¹_{χ²_n}(1 − α/2) − 1`` (11.8325 for ``n = 5``, ``α = 0.05``)."""
     a, n, k, b = _common(alpha, n_agents, K, noise_scale)
     return PrivateTest(null=stats.chi2(n), alpha=a, n_agents=n, K=k, noise_scale=b, kind="composite")
+
+
+def make_private_test(
+    kind: str,
+    table: ArrayLike,
+    *,
+    a_star: float,
+    delta: float,
+    eps: float,
+    alpha: float,
+    theta_alt: float | None = None,
+    information: float | None = None,
+) -> tuple[PrivateTest, RunSchedule]:
+    """The private test of ``kind`` (``"simple"`` or ``"composite"``) on a two-state table, with Prop 4.6's
+    schedule (:func:`prop46_schedule`) at budget ``eps``.
+
+    ``table`` is the test's starting table, one row per agent (the partial log-likelihoods at ``0`` and
+    ``θ₁`` for the simple test, :func:`composite_table` for the composite one); ``delta`` the sensitivity
+    of its entries. The simple test also needs the alternative ``theta_alt`` and the pooled Fisher
+    information at 0 (:func:`simple_test`).
+    """
+    kind = choice("simple", "composite")("kind", kind)
+    sched = prop46_schedule(table, a_star=a_star, delta=delta, eps=eps, alpha=alpha)
+    common = {
+        "alpha": alpha,
+        "n_agents": int(np.shape(table)[0]),
+        "K": sched.K,
+        "noise_scale": sched.noise_scale,
+    }
+    if kind == "composite":
+        return composite_test(**common), sched
+    if theta_alt is None or information is None:
+        raise ParameterError("the simple test needs theta_alt and information")
+    return simple_test(theta_alt, information, **common), sched

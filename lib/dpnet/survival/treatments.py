@@ -2,10 +2,11 @@
 
 The paper identifies the best of three treatments against the control ZDV by "propagating the
 generalised likelihood ratios over each of the treatments and converting them to beliefs". Following
-the authors' construction (spec §3.10), the states are the four arms; centre ``i``'s log-likelihood of
-the state "arm ``a``" is its local GLRT log-likelihood ratio of ``a`` against ZDV on its own patients of
-those two arms, ``LRT_{i,a}/2`` from a ridge-penalised Cox fit (:func:`~dpnet.survival.fit_cox`), and 0
-for ZDV itself (:func:`arm_glrt_table`). The private algorithms then run on this ``n × 4`` table.
+the authors' construction (the book's note ``note-ti-arm-glrt``), the states are the four arms; centre
+``i``'s log-likelihood of the state "arm ``a``" is its local GLRT log-likelihood ratio of ``a`` against
+ZDV on its own patients of those two arms, ``LRT_{i,a}/2`` from a ridge-penalised Cox fit
+(:func:`~dpnet.survival.fit_cox`), and 0 for ZDV itself (:func:`arm_glrt_table`). The private
+algorithms then run on this ``n × 4`` table.
 
 The GLRT is two-sided, so a treatment that *raised* the hazard would also score; in ACTG 175 every
 treatment lowers it (Fig 4), so the construction names the arm with the strongest evidence of benefit.
@@ -69,8 +70,9 @@ def arm_glrt_table(
 
 
 def published_schedule(delta: float, eps: float, *, K: int, T: int) -> RunSchedule:
-    """The authors' Figure 5 runs (spec §6 Fig 5): fixed ``K`` and ``T`` (10 and 1000 in their notebook) and
-    their code's noise ``2KΔ|Θ|/ε`` with ``|Θ| = 2``: each treatment was a two-state problem against ZDV."""
+    """The authors' Figure 5 runs (note ``note-ti-fig5-settings``): fixed ``K`` and ``T`` (10 and 1000 in
+    their notebook) and their code's noise ``2KΔ|Θ|/ε`` with ``|Θ| = 2``: each treatment was a two-state
+    problem against ZDV."""
     return RunSchedule(int(K), int(T), float(noise_scale(delta, 2, eps, K, convention="authors_code")))
 
 
