@@ -547,6 +547,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _log(f"error: {exc}")
         return 2
     except KeyboardInterrupt as exc:
+        # the kernel's pending asyncio tasks die with it; their "exception was never retrieved" is not news
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
         what = f"{args.chapter} not run" if args.command == "run" else "the book was not built"
         _log(f"interrupted: {what}, previous results kept")
         return 143 if isinstance(exc, _Terminated) else 130
