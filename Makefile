@@ -23,7 +23,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.10 or newer is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 10) else None'
 	$(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: install your system's venv package (Debian/Ubuntu: apt install python3-venv)"; exit 1; }
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev,he]"
+	$(PY) -m pip install --quiet -e ".[dev,he,cluster]"
 	@touch $@
 
 env: $(VENV)/.installed
@@ -54,10 +54,7 @@ lint: env
 	$(VENV)/bin/ruff format --check lib tests benchmarks
 
 bench: env
-	$(PY) benchmarks/bench_power.py
-	$(PY) benchmarks/bench_treatment.py
-	$(PY) benchmarks/bench_online.py
-	$(PY) benchmarks/bench_recommender.py
+	$(PY) benchmarks/run_all.py
 	$(PY) benchmarks/bench_funcpert.py
 
 clean:

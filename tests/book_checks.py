@@ -19,7 +19,9 @@ PATTERN_CHAPTERS: tuple[str, ...] = (
     "distributed-mle",
     "hypothesis-testing",
     "treatment-identification",
+    "online-learning",
     "distributed-estimation",
+    "recommender-maxsense",
     "functional-perturbation",
 )
 

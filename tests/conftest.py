@@ -4,11 +4,15 @@
   exists and no mirror is configured already, so no test downloads anything.
 - ``DPNET_PROGRESS=0``: no progress bars.
 - ``MPLBACKEND=Agg``: Matplotlib never opens a window.
+
+The whole book, built once in quick mode, is shared by the tests that need it (``quick_book``).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -44,3 +48,26 @@ def actg() -> pd.DataFrame:
 @pytest.fixture(scope="session")
 def samstein() -> pd.DataFrame:
     return _load("load_samstein2019", "Samstein et al. 2019")
+
+
+# The book built in quick mode: by the build test (tests/test_book.py), read by the browser test.
+
+
+@dataclass(frozen=True)
+class QuickBook:
+    root: Path  # a temporary copy of the repository (sources, then results/ and _build/)
+    html: Path  # root/_build/html
+
+
+@pytest.fixture(scope="session")
+def quick_book(tmp_path_factory: pytest.TempPathFactory) -> QuickBook:
+    """Every chapter run in quick mode and the HTML built, in a copy of the repository; once a session."""
+    from dpnet import book
+
+    root = tmp_path_factory.mktemp("book") / "repo"
+    root.mkdir()
+    for name in ("_config.yml", "_toc.yml"):
+        shutil.copy2(REPO_ROOT / name, root / name)
+    for folder in ("book", "chapters"):
+        shutil.copytree(REPO_ROOT / folder, root / folder)
+    return QuickBook(root, book.build_book(mode="quick", jobs=2, root=root))

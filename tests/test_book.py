@@ -13,6 +13,7 @@ import nbformat
 import pytest
 import yaml
 from book_checks import PATTERN_CHAPTERS, badge_problems, caption_problems, report_row_problems
+from conftest import QuickBook
 
 from dpnet import book, power, reference
 from dpnet.errors import ChapterError, ParameterError
@@ -95,7 +96,7 @@ def test_parameters_come_from_the_schema_and_the_cell() -> None:
         (["run", "power-tradeoff", "-p", "eps_grid", "[0, -1]"], r"eps_grid must be"),
         (
             ["run", "power-tradeoff", "-p", "epsilon", "1"],
-            r"unknown parameter\(s\) epsilon .*allowed: mode, seed",
+            r"unknown parameter\(s\) epsilon .*allowed: mode, allow_large, seed",
         ),
         (["build", "--jobs", "0"], r"--jobs must be an integer ≥ 1"),
     ],
@@ -137,15 +138,13 @@ def test_unknown_override_is_rejected(tmp_path: Path) -> None:
 
 
 @pytest.mark.book
-def test_quick_build_of_the_whole_book(tmp_path: Path) -> None:
-    """Build the book in quick mode in a copy of the repository; check pages, images and notebooks."""
-    root = tmp_path / "repo"
-    root.mkdir()
-    for name in ("_config.yml", "_toc.yml"):
-        shutil.copy2(ROOT / name, root / name)
-    for folder in ("book", "chapters"):
-        shutil.copytree(ROOT / folder, root / folder)
-    html = book.build_book(mode="quick", jobs=2, root=root)
+def test_quick_build_of_the_whole_book(quick_book: QuickBook) -> None:
+    """The book built in quick mode in a copy of the repository: pages, images, notebooks, metrics.
+
+    The build is the session's ``quick_book`` (tests/conftest.py), which tests/test_browser.py then
+    opens in Chromium.
+    """
+    root, html = quick_book.root, quick_book.html
 
     toc_pages = list(book._toc_files(yaml.safe_load((root / "_toc.yml").read_text())))
     for page in ["book/intro", *toc_pages]:

@@ -47,7 +47,7 @@ def test_defaults_are_the_papers_setting() -> None:
 @pytest.mark.parametrize(
     ("name", "value", "message"),
     [
-        ("threshold", 0.7, r"threshold must be a real number > 0 and ≤ 0.5"),
+        ("threshold", 0.7, r"threshold must be a real number in the open interval \(0, 0.5\)"),
         ("fig6_eps", [0.5, 0.1], r"fig6_eps must be a strictly increasing list"),
         ("runtime_dataset", "hiv", r"runtime_dataset must be one of 'cancer', 'actg'"),
         ("runtime_rows", [50], r"runtime_rows must be"),

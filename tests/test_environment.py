@@ -42,8 +42,26 @@ def conda_pins() -> dict[str, str]:
     return pins
 
 
+def pip_pins() -> dict[str, str]:
+    """The packages environment.yml takes from PyPI (not on conda-forge), but the `he` extra's."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extra = {canonicalize_name(Requirement(d).name) for d in project["optional-dependencies"]["he"]}
+    deps = yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"]
+    (pip_deps,) = [d["pip"] for d in deps if isinstance(d, dict) and "pip" in d]
+    pins = {}
+    for dep in pip_deps:
+        req = Requirement(dep)
+        (spec,) = req.specifier
+        assert spec.operator == "==", f"{dep} is not pinned exactly"
+        if canonicalize_name(req.name) not in extra:
+            pins[canonicalize_name(req.name)] = spec.version
+    return pins
+
+
 def test_every_pyproject_pin_is_in_environment_yml() -> None:
-    assert pyproject_pins() == conda_pins()
+    conda, pip = conda_pins(), pip_pins()
+    assert not conda.keys() & pip.keys(), "a package pinned both from conda-forge and from PyPI"
+    assert pyproject_pins() == conda | pip
 
 
 def test_he_extra_is_pinned_in_environment_yml() -> None:

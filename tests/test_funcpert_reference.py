@@ -29,7 +29,7 @@ def _wf(checks):
     """Named, non-empty checks with a boolean (or undefined) outcome and a detail."""
     assert checks, "no checks returned"
     for check in checks:
-        assert isinstance(check, Check) and len(check) == 4
+        assert isinstance(check, Check) and len(check) == 5 and check.against in ("paper", "reference")
         assert isinstance(check.claim, str) and check.claim.strip()
         assert check.passed is None or isinstance(check.passed, (bool, np.bool_))
         assert isinstance(check.detail, str) and check.detail.strip(), check
@@ -325,7 +325,7 @@ def test_numpy_scalars_give_the_same_checks():
     for p in BASES:
         fn, base = p.values[0], p.values[1]
         checks = _wf(fn(**{k: to_numpy(v) for k, v in base.items()}))
-        assert [(c.claim, bool(c.passed), c.detail, c.name) for c in checks] == fn(**base)
+        assert [(c.claim, bool(c.passed), c.detail, c.name, c.against) for c in checks] == fn(**base)
 
 
 def test_claims_and_details_carry_the_numbers():

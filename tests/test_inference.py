@@ -929,3 +929,10 @@ def test_gap_loglik_has_the_requested_gap() -> None:
     assert inf.mle_mask(table).tolist() == [True, False, False, False]
     with pytest.raises(ParameterError, match="n_states"):
         inf.gap_loglik(5, 1, 1.0)
+
+
+def test_authors_code_iterations_are_at_least_one() -> None:
+    """Two centres mix in one step (a* = 0); with a gap above n the formula gives T ≤ 0, so T = 1."""
+    args = {"n_states": 2, "n": 2, "gamma": 1.0, "delta": 1.0, "eps": 1.0, "rho": 0.1, "eta": 0.1}
+    assert inf.iterations_authors_code(**args, gap=50.0, a_star=0.0) == 1
+    assert inf.iterations_authors_code(**args, gap=50.0, a_star=0.5) > 1

@@ -238,13 +238,13 @@ def test_cancer_stream_needs_the_notebooks_tie_order(samstein: pd.DataFrame) -> 
 
 def test_published_checks_can_fail() -> None:
     good = reference.figure14_1c_checks(124, [0.441, 0.440], 0.95, 100)
-    assert all(passed for _, passed, _ in good)
+    assert all(c.passed for c in good)
     bad = reference.figure14_1c_checks(123, [0.441, -0.0115], 0.4, 100)
-    assert not any(passed for _, passed, _ in bad)
+    assert not any(c.passed for c in bad)
     six = reference.figure14_6_checks(81, -16.96, -25.8, 0.49, 100)
-    assert [passed for _, passed, _ in six] == [True, True, False, True]
+    assert [c.passed for c in six] == [True, True, False, True]
     six = reference.figure14_6_checks(80, -8.7, 3.0, 0.99, 100)
-    assert [passed for _, passed, _ in six] == [False, False, True, False]
+    assert [c.passed for c in six] == [False, False, True, False]
 
 
 def test_section43_checks_can_fail() -> None:
@@ -254,12 +254,12 @@ def test_section43_checks_can_fail() -> None:
                   n_reps=100, eta=0.05)  # fmt: skip
     at = {"1": (0.95, 0.01)}
     good = reference.section43_checks(limit_gap=0.005, limit_se=0.001, at_horizon=at, **common)
-    assert all(passed for _, passed, _ in good)
+    assert all(c.passed for c in good)
     worse = prob.copy()
     worse[1, 2] = 0.3  # a drop of 0.1 at ε = 0.5
     bad = reference.section43_checks(limit_gap=0.02, limit_se=0.001, at_horizon={"0.5": (0.85, 0.01)},
                                      **{**common, "prob": worse})  # fmt: skip
-    assert not any(passed for _, passed, _ in bad)
+    assert not any(c.passed for c in bad)
     assert reference.below_guarantee(0.85, 0.02, 0.05) and not reference.below_guarantee(0.88, 0.02, 0.05)
 
 

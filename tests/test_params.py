@@ -52,7 +52,7 @@ def test_bad_values_name_parameter_and_range(name: str, value: object, message: 
 
 
 def test_unknown_parameter_and_chapter() -> None:
-    with pytest.raises(ParameterError, match=r"unknown parameter\(s\) epsilon .* allowed: mode, seed"):
+    with pytest.raises(ParameterError, match=r"unknown parameter\(s\) epsilon .* allowed: mode, allow_l"):
         resolve("power-tradeoff", {**GOOD, "epsilon": 1})
     with pytest.raises(ParameterError, match=r"unknown chapter id 'nope'; known chapters: .*power-tradeoff"):
         resolve("nope", GOOD)
@@ -137,3 +137,76 @@ def test_the_non_private_budget_from_the_command_line(raw: str) -> None:
     overrides = book._parse_overrides([("eps_values", raw)])
     _, resolved = book.resolve_parameters(book.get_chapter("recommender-maxsense"), None, overrides)
     assert resolved["eps_values"] == [0.25, 1.0, math.inf]
+
+
+# ------------------------------------------------------------------------------------------------
+# footprints: a run is refused up front when it cannot fit the machine or would run over an hour
+# ------------------------------------------------------------------------------------------------
+
+_GIB = 2**30
+
+
+def _toy_schema(footprint: object = "default") -> object:
+    """A schema whose run needs ``reps`` MiB and ``reps`` seconds (``width`` multiplies both)."""
+    from dpnet.params import COMMON, Footprint, Param, Schema
+
+    def need(values: object) -> Footprint:
+        size = values["reps"] * values["width"]  # type: ignore[index]
+        return Footprint(memory=size * 2**20, seconds=float(size))
+
+    return Schema(
+        {
+            **COMMON,
+            "reps": Param(integer(ge=1), "replications", quick=100, full=1000),
+            "width": Param(integer(ge=1), "width", default=1),
+        },
+        footprint=need if footprint == "default" else footprint,  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture
+def eight_gib(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("dpnet.params.machine_memory", lambda: 8 * _GIB)
+
+
+def test_footprint_over_memory_is_refused_with_estimate_limit_and_bound(eight_gib: None) -> None:
+    from dpnet.params import resolve as resolve_schema
+
+    with pytest.raises(ParameterError) as info:
+        resolve_schema(_toy_schema(), {"reps": 10**5, "allow_large": True}, "toy")
+    message = str(info.value)
+    assert "reps = 100,000 needs about 97.7 GiB of memory for chapter 'toy'" in message
+    assert "this machine has 8 GiB" in message
+    assert "reps at most 8," in message  # 8 GiB / 1 MiB a replication = 8192, to within 1 %
+    top = int(message.rsplit("at most ", 1)[1].replace(",", ""))
+    assert 8100 <= top <= 8192
+    resolve_schema(_toy_schema(), {"reps": top, "allow_large": True}, "toy")  # the bound offered fits
+
+
+def test_footprint_over_an_hour_needs_allow_large(eight_gib: None) -> None:
+    from dpnet.params import resolve as resolve_schema
+
+    with pytest.raises(ParameterError, match=r"reps = 5,000 would run for about 83.3 minutes .*"
+                       r"reps at most 3,5\d\d to stay under an hour; .*--allow-large"):  # fmt: skip
+        resolve_schema(_toy_schema(), {"reps": 5000}, "toy")
+    P = resolve_schema(_toy_schema(), {"reps": 5000, "allow_large": True}, "toy")
+    assert P["reps"] == 5000 and P["allow_large"] is True
+
+
+def test_footprint_names_only_the_parameters_that_grew(eight_gib: None) -> None:
+    from dpnet.params import resolve as resolve_schema
+
+    with pytest.raises(ParameterError) as info:
+        resolve_schema(_toy_schema(), {"width": 10**4, "allow_large": True}, "toy")
+    assert str(info.value).startswith("width = 10,000 needs about")
+    assert "reps" not in str(info.value) and "width at most 8" in str(info.value)
+
+
+def test_unchanged_defaults_are_never_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The defaults of every mode fit, and a schema without a footprint is not estimated at all."""
+    from dpnet.params import resolve as resolve_schema
+
+    monkeypatch.setattr("dpnet.params.machine_memory", lambda: 2 * _GIB)
+    for mode in ("quick", "full"):
+        assert resolve_schema(_toy_schema(), {"mode": mode}, "toy")["mode"] == mode
+    assert resolve_schema(_toy_schema(None), {"reps": 10**12}, "toy")["reps"] == 10**12

@@ -51,8 +51,10 @@ from dpnet.recommender import (
     one_bit_information,
     pairwise_matrix,
     pairwise_matrix_per_user,
+    predicted_grid,
     predicted_success,
     predicted_u,
+    recover,
     rr_bits,
     spectral_labels,
     success_curves,
@@ -63,6 +65,7 @@ from dpnet.recommender import (
     total_budget,
     users_needed,
 )
+from dpnet.sweep import Stream
 
 EPS_MACH = float(np.finfo(float).eps)
 
@@ -1217,29 +1220,51 @@ def test_success_curves_deterministic_and_independent_of_jobs(monkeypatch: pytes
         Setting("multi-maxsense", m_asym(20, 4), 4.0, n_bits=2, simulator="per-user"),
     ]
     grids = [[100, 3000], [300, 3000], [200, 2000]]
+    stream = Stream(5, (1,), "curves")
     monkeypatch.setenv("DPNET_JOBS", "1")
-    serial = success_curves(settings, grids, trials=3, seed=5, key=1)
-    pd.testing.assert_frame_equal(serial, success_curves(settings, grids, trials=3, seed=5, key=1))
+    serial = success_curves(settings, grids, trials=3, stream=stream)
+    pd.testing.assert_frame_equal(serial, success_curves(settings, grids, trials=3, stream=stream))
     monkeypatch.setenv("DPNET_JOBS", "2")
-    pd.testing.assert_frame_equal(serial, success_curves(settings, grids, trials=3, seed=5, key=1))
+    pd.testing.assert_frame_equal(serial, success_curves(settings, grids, trials=3, stream=stream))
     assert list(serial.columns) == ["setting", "U", "success", "error", "trials"]
     assert serial["setting"].tolist() == [0, 0, 1, 1, 2, 2]
     assert serial["U"].tolist() == [100, 3000, 300, 3000, 200, 2000]
-    assert not serial.equals(success_curves(settings, grids, trials=3, seed=6, key=1))
+    assert not serial.equals(success_curves(settings, grids, trials=3, stream=Stream(6, (1,), "curves")))
     with pytest.raises(ParameterError, match="one grid"):
-        success_curves(settings, grids[:2], trials=3, seed=5, key=1)
+        success_curves(settings, grids[:2], trials=3, stream=stream)
     with pytest.raises(ParameterError, match="trials"):
-        success_curves(settings, grids, trials=0, seed=5, key=1)
+        success_curves(settings, grids, trials=0, stream=stream)
+
+
+def test_success_curves_cell_draws_from_its_child_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cell (s, j) of a sweep draws from SeedSequence([seed, *key, s, j]): the integer keys that seeded
+    the published runs, whatever the other cells of the sweep."""
+    monkeypatch.setenv("DPNET_JOBS", "1")
+    setting = Setting("maxsense", m_asym(20, 4), 1.0)
+    both = success_curves([setting, setting], [[100, 3000], [500]], trials=4, stream=Stream(5, (12,), "e4"))
+    rng = np.random.default_rng(np.random.SeedSequence([5, 12, 1, 0]))
+    errors = np.array([recover(setting, 500, rng) for _ in range(4)])
+    assert both["success"].iloc[2] == np.mean(errors == 0)
+    alone = success_curves([setting], [[100]], trials=4, stream=Stream(5, (12,), "e4"))
+    assert alone["success"].iloc[0] == both["success"].iloc[0]
 
 
 def test_success_curves_extremes_m_asym(monkeypatch: pytest.MonkeyPatch) -> None:
     """M-asym, N = 50, w = 10, ε = ∞: nobody recovers with 10 users, everybody with 1e8."""
     monkeypatch.setenv("DPNET_JOBS", "1")
     df = success_curves(
-        [Setting("maxsense", m_asym(50, 10), math.inf)], [[10, 1e8]], trials=20, seed=3, key=0
+        [Setting("maxsense", m_asym(50, 10), math.inf)], [[10, 1e8]], trials=20, stream=Stream(3, (0,))
     )
     assert df["success"].tolist() == [0.0, 1.0]
     assert df["error"].iloc[0] > 0 and df["error"].iloc[1] == 0.0
+
+
+def test_predicted_grid_brackets_the_prediction() -> None:
+    setting = Setting("maxsense", m_asym(100, 10), 1.0)
+    grid = predicted_grid(setting, 0.5, 2.0, 3)
+    assert grid == pytest.approx(predicted_u(m_asym(100, 10), 1.0) * np.array([0.5, 1.0, 2.0]), rel=1e-12)
+    multi = Setting("multi-maxsense", m_asym(100, 32), 8.0, n_bits=4)
+    assert predicted_grid(multi, 1.0, 1.0, 1)[0] == pytest.approx(predicted_u(m_asym(100, 32), 8.0, n_bits=4))
 
 
 def test_review_helpers_against_their_formulas() -> None:

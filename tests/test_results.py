@@ -135,6 +135,33 @@ def test_named_checks_glue_badges_and_feed_the_report(
     assert table.loc[item.key, "status"] == "not reproduced" and table.loc[item.key, "checks passed"] == "1/2"
 
 
+def test_checks_store_what_they_compare_with(
+    results: Results, glued: dict[str, object], tmp_path: Path
+) -> None:
+    from dpnet.reference import Check
+
+    results.checks(
+        "p003-fig1",
+        [
+            Check("a published number", True, "d", "published"),
+            Check("an exact formula", False, "d", "exact", against="reference"),
+            ("an old four-tuple", True, "d", "four"),
+            ("an old triple", None, "why"),
+        ],
+    )
+    stored = json.loads((tmp_path / "metrics.json").read_text())["reproduction"]["p003-fig1"]["checks"]
+    assert [(c["name"], c["against"]) for c in stored] == [
+        ("published", "paper"), ("exact", "reference"), ("four", "paper"), ("", "paper"),
+    ]  # fmt: skip
+    with pytest.raises(ParameterError, match="against must be one of"):
+        results.checks("p003-fig1", [Check("a typo", True, "d", "typo", against="refrence")])  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="against must be one of"):
+        results.checks("p003-fig1", [("no source", True, "d", "none", None)])
+    assert "badge-p003-fig1-typo" not in glued and "badge-p003-fig1-none" not in glued
+    stored = json.loads((tmp_path / "metrics.json").read_text())["reproduction"]["p003-fig1"]["checks"]
+    assert [c["name"] for c in stored] == ["published", "exact", "four", ""]
+
+
 def test_off_the_paper_setting_an_item_is_not_checked(results: Results, tmp_path: Path) -> None:
     from dpnet import report
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dpnet.errors import ParameterError
-from dpnet.sweep import run_sweep, task_generators
+from dpnet.sweep import Stream, run_sweep, sweep, task_generators
 
 
 def draw(task: int, rng: np.random.Generator) -> float:
@@ -15,10 +15,10 @@ def draw(task: int, rng: np.random.Generator) -> float:
 
 def test_results_identical_across_worker_counts() -> None:
     tasks = [10, 20, 30, 40]
-    serial = run_sweep(draw, tasks, seed=7, n_jobs=1)
-    parallel = run_sweep(draw, tasks, seed=7, n_jobs=2)
+    serial = sweep(draw, tasks, Stream(7, (), "t"), n_jobs=1)
+    parallel = sweep(draw, tasks, Stream(7, (), "t"), n_jobs=2)
     assert serial == parallel
-    assert serial != run_sweep(draw, tasks, seed=8, n_jobs=1)
+    assert serial != sweep(draw, tasks, Stream(8, (), "t"), n_jobs=1)
 
 
 def test_task_streams_are_distinct() -> None:
@@ -29,7 +29,7 @@ def test_task_streams_are_distinct() -> None:
 def test_bad_jobs_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DPNET_JOBS", "0")
     with pytest.raises(ParameterError, match="DPNET_JOBS"):
-        run_sweep(draw, [1], seed=0)
+        sweep(draw, [1], Stream(0, (), "t"))
 
 
 def test_keyed_streams_do_not_depend_on_position() -> None:

@@ -29,6 +29,7 @@ import re
 import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -40,11 +41,12 @@ from typing import Any
 import yaml
 
 from dpnet import chapters as chapter_layer
-from dpnet import workspace
+from dpnet import cores, workspace
 from dpnet.data import default_registry_path
-from dpnet.errors import ChapterError, DataError, ParameterError
+from dpnet.dependencies import imported_names, module_files
+from dpnet.errors import ChapterError, ClusterError, DataError, ParameterError
 from dpnet.results import repo_root
-from dpnet.sweep import default_jobs
+from dpnet.sweep import cluster_client, default_jobs
 
 __all__ = ["Chapter", "build_book", "chapters", "main", "read_defaults", "run_chapter"]
 
@@ -143,14 +145,18 @@ def read_defaults(chapter: Chapter) -> dict[str, Any]:
     return values
 
 
-def _library_files() -> list[Path]:
-    """The imported library, the data registry and the pinned dependencies."""
-    package = Path(__file__).resolve().parent
-    return [
-        *sorted(package.rglob("*.py")),
-        default_registry_path(),
-        repo_root() / "pyproject.toml",
-    ]
+def _library_files(chapter: Chapter) -> list[Path]:
+    """The library modules a chapter's code imports (transitively), the data registry and the pins.
+
+    ``dpnet.chapters.start`` imports the chapter's own module by name, so it is added to what the
+    code cells import.
+    """
+    names = {f"dpnet.chapters.{chapter.id.replace('-', '_')}"}
+    for cell in _notebook(chapter).cells:
+        if cell.cell_type == "code":
+            lines = cell.source.splitlines()
+            names |= imported_names("\n".join(x for x in lines if not x.lstrip().startswith(("%", "!"))))
+    return [*module_files(names), default_registry_path(), repo_root() / "pyproject.toml"]
 
 
 def fingerprint(chapter: Chapter, parameters: Mapping[str, Any], root: Path | None = None) -> str:
@@ -159,7 +165,7 @@ def fingerprint(chapter: Chapter, parameters: Mapping[str, Any], root: Path | No
     digest = hashlib.sha256()
     digest.update(chapter.source.read_bytes())
     digest.update(json.dumps(dict(parameters), sort_keys=True, default=str).encode())
-    inputs = _library_files()
+    inputs = _library_files(chapter)
     if chapter.id == REPORT_ID:
         inputs += [p for p in sorted((root / "results").glob("*/metrics.json")) if p.parent.name != REPORT_ID]
     for path in inputs:
@@ -362,12 +368,27 @@ def _describe(exc: BaseException) -> str:
 
 def _run_in_worker(cid: str, mode: str | None, force: bool, root: Path) -> tuple[str, str, float]:
     start = time.perf_counter()
-    outcome = run_chapter(cid, mode=mode, force=force, root=root)
+    with cores.chapter_slot():  # the chapter's own core; its sweeps borrow the free ones
+        outcome = run_chapter(cid, mode=mode, force=force, root=root)
     return cid, outcome, time.perf_counter() - start
 
 
 def run_all(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, root: Path) -> None:
-    """Run chapters, at most ``jobs`` at a time, reporting each with its elapsed time."""
+    """Run chapters, at most ``jobs`` at a time, reporting each with its elapsed time.
+
+    With ``jobs > 1`` the chapters share ``jobs`` core slots (:mod:`dpnet.cores`): a chapter's sweeps use
+    the cores the others leave free, so no core idles while a chapter still has tasks to run.
+    """
+    if jobs > 1 and cores.ENV not in os.environ:
+        # in the temporary directory under the kernels' prefix, so a killed build's slots get swept
+        slots = Path(tempfile.mkdtemp(prefix=f"{workspace.SOCKETS_PREFIX}{os.getpid()}-cores-"))
+        cores.Slots(slots, jobs)
+        os.environ[cores.ENV] = str(slots)
+        try:
+            return run_all(ids, mode=mode, jobs=jobs, force=force, root=root)
+        finally:
+            os.environ.pop(cores.ENV, None)
+            shutil.rmtree(slots, ignore_errors=True)
     pending = list(ids)
     running: dict[Future[tuple[str, str, float]], tuple[str, float]] = {}
     failures: list[str] = []
@@ -507,10 +528,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("-p", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
                      help="override a parameter; VALUE is read as YAML")  # fmt: skip
     run.add_argument("--force", action="store_true", help="re-run even if nothing changed")
+    run.add_argument("--allow-large", action="store_true",
+                     help="run even when estimated to take over an hour (-p allow_large true)")  # fmt: skip
     build = sub.add_parser("build", help="execute every chapter and build the HTML")
     build.add_argument("--mode", choices=["quick", "full"], default=None)
     build.add_argument("--jobs", type=int, default=1, help="chapters executed in parallel")
     build.add_argument("--force", action="store_true", help="re-run every chapter")
+    for command in (run, build):
+        command.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                             help="run the sweeps on a Dask scheduler, e.g. tcp://host:8786")  # fmt: skip
     sub.add_parser("html", help="build the HTML from the chapters' last runs, without executing them")
     sub.add_parser("list", help="list the chapters and the state of their results")
     args = parser.parse_args(argv)
@@ -518,9 +544,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in ("run", "build"):
             default_jobs()  # a bad DPNET_JOBS stops here, before any kernel starts
+            if args.scheduler:
+                os.environ["DPNET_SCHEDULER"] = args.scheduler  # the kernels inherit it
+            if os.environ.get("DPNET_SCHEDULER"):
+                cluster_client(os.environ["DPNET_SCHEDULER"])  # an unreachable one stops here
         if args.command == "run":
             start = time.perf_counter()
             overrides = _parse_overrides(args.p)
+            if args.allow_large:
+                overrides["allow_large"] = True
             resolve_parameters(get_chapter(args.chapter), args.mode, overrides)  # fail before "running"
             _log(f"[{args.chapter}] running ({args.mode or 'default'} mode)")
             outcome = run_chapter(args.chapter, mode=args.mode, overrides=overrides, force=args.force)
@@ -543,7 +575,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     kind = "default" if json.loads(json.dumps(defaults)) == last["parameters"] else "custom"
                     state = f"{last['finished']}, {last['parameters']['mode']} mode, {kind} parameters"
                 print(f"{chapter.id:24s} {chapter.source.relative_to(repo_root())}  last run: {state}")
-    except (ParameterError, ChapterError, DataError) as exc:
+    except (ParameterError, ChapterError, DataError, ClusterError) as exc:
         _log(f"error: {exc}")
         return 2
     except KeyboardInterrupt as exc:

@@ -11,3 +11,7 @@ class DataError(RuntimeError):
 
 class ChapterError(RuntimeError):
     """A chapter failed to execute or the book failed to build."""
+
+
+class ClusterError(RuntimeError):
+    """The Dask scheduler named for the sweeps cannot be reached, or dask is not installed."""

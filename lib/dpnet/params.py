@@ -17,6 +17,7 @@ import itertools
 import json
 import math
 import numbers
+import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +30,9 @@ from dpnet.sweep import Stream, name_key
 __all__ = [
     "AS_DEFAULT",
     "COMMON",
+    "LONG_RUN_SECONDS",
     "Check",
+    "Footprint",
     "Param",
     "Parameters",
     "Schema",
@@ -39,6 +42,7 @@ __all__ = [
     "from_namespace",
     "integer",
     "list_of",
+    "machine_memory",
     "real",
     "resolve",
 ]
@@ -46,10 +50,15 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Check:
-    """A value check: ``convert`` returns the normalised value or raises ``ValueError``."""
+    """A value check: ``convert`` returns the normalised value or raises ``ValueError``.
+
+    ``extremes`` are accepted values at the ends of its range (for an open end, a value 1 % of the
+    way in): the values a chapter must run with or refuse up front, which the tests try.
+    """
 
     describe: str
     convert: Callable[[Any], Any]
+    extremes: tuple[Any, ...] = ()
 
     def __call__(self, name: str, value: Any) -> Any:
         try:
@@ -96,7 +105,14 @@ def real(
             raise ValueError("")
         return x
 
-    return Check(describe, convert)
+    low = ge if ge is not None else gt
+    high = le if le is not None else lt
+    step = 0.01 * (high - low if low is not None and high is not None else 1.0)
+    ends = (
+        ge if ge is not None else None if gt is None else gt + step,
+        le if le is not None else None if lt is None else lt - step,
+    )
+    return Check(describe, convert, tuple(e for e in ends if e is not None))
 
 
 def integer(*, ge: int | None = None, le: int | None = None) -> Check:
@@ -116,7 +132,7 @@ def integer(*, ge: int | None = None, le: int | None = None) -> Check:
             raise ValueError("")
         return int(value)
 
-    return Check(describe, convert)
+    return Check(describe, convert, tuple(e for e in (ge, le) if e is not None))
 
 
 def choice(*options: Any) -> Check:
@@ -144,7 +160,14 @@ def list_of(item: Check, *, min_len: int = 1, unique: bool = True) -> Check:
             raise ValueError("values repeat")
         return out
 
+    if min_len == 1:
+        return Check(describe, convert, tuple([e] for e in item.extremes))
+
     return Check(describe, convert)
+
+
+#: The most points a linspace grid of budgets may have (a grid is a list a reader could look at).
+_GRID_MAX = 100_000
 
 
 def eps_grid(*, allow_zero: bool = True) -> Check:
@@ -152,7 +175,7 @@ def eps_grid(*, allow_zero: bool = True) -> Check:
     low = "≥ 0" if allow_zero else "> 0"
     describe = (
         f"a strictly increasing list of at least 2 privacy budgets {low}, or a mapping "
-        f"{{'start': a, 'stop': b, 'num': k}} with 0 ≤ a < b and k ≥ 2 (numpy.linspace)"
+        f"{{'start': a, 'stop': b, 'num': k}} with 0 ≤ a < b and 2 ≤ k ≤ {_GRID_MAX:,} (numpy.linspace)"
     )
 
     def convert(value: Any) -> list[float]:
@@ -161,7 +184,9 @@ def eps_grid(*, allow_zero: bool = True) -> Check:
                 raise ValueError("the mapping needs exactly the keys start, stop, num")
             start, stop = _number(value["start"]), _number(value["stop"])
             num = value["num"]
-            if isinstance(num, bool) or not isinstance(num, int) or num < 2 or not 0 <= start < stop:
+            if isinstance(num, bool) or not isinstance(num, int) or not 2 <= num <= _GRID_MAX:
+                raise ValueError("")
+            if not 0 <= start < stop:
                 raise ValueError("")
             grid = np.linspace(start, stop, num).tolist()  # bit-for-bit the paper's grid
         else:
@@ -257,22 +282,49 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Footprint:
+    """What a chapter run needs, estimated from its parameters before it starts.
+
+    Attributes
+    ----------
+    memory
+        Peak memory of its largest arrays, in bytes.
+    seconds
+        Wall time on one core of a 2020s laptop-class machine, in seconds.
+    """
+
+    memory: float
+    seconds: float
+
+
+@dataclass(frozen=True)
 class Schema:
-    """A chapter's parameters, the constraints between them, and its named random streams.
+    """A chapter's parameters, the constraints between them, its named random streams and its footprint.
 
     ``streams`` maps a stream name to the integer key that seeded it when the chapter's published
     runs were made, so that naming a stream never changes its draws; a name not listed is keyed by
-    its SHA-256 (:func:`dpnet.sweep.name_key`).
+    its SHA-256 (:func:`dpnet.sweep.name_key`). ``footprint`` estimates the run's memory and time
+    from the resolved values: :func:`resolve` refuses a run that needs more memory than the machine
+    has, and one longer than :data:`LONG_RUN_SECONDS` unless ``allow_large`` is set.
     """
 
     params: Mapping[str, Param]
     constraints: tuple[Callable[[Mapping[str, Any]], None], ...] = field(default=())
     streams: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    footprint: Callable[[Mapping[str, Any]], Footprint] | None = None
 
+
+#: A run estimated to take longer than this (one hour) needs ``allow_large`` (``--allow-large``).
+LONG_RUN_SECONDS = 3600.0
 
 COMMON: dict[str, Param] = {
     "mode": Param(
         choice("quick", "full"), "'quick' (CI-sized) or 'full' (the paper's sizes)", default="quick"
+    ),
+    "allow_large": Param(
+        choice(False, True),
+        "run even when the estimated time exceeds an hour (memory limits still hold)",
+        default=False,
     ),
 }
 
@@ -405,7 +457,119 @@ def resolve(schema: Schema, values: Mapping[str, Any], chapter: str = "") -> Par
         out[name] = param.check(name, param.derive(out))
     for constraint in schema.constraints:
         constraint(out)
+    if schema.footprint is not None:
+        _check_footprint(schema, out, mode, where)
     return Parameters({name: out[name] for name in schema.params}, schema, chapter)
+
+
+def machine_memory() -> int:
+    """Bytes of memory this process may use: the physical memory, or the cgroup's limit when lower."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    try:
+        with open("/sys/fs/cgroup/memory.max") as handle:
+            limit = handle.read().strip()
+        if limit.isdigit():
+            total = min(total, int(limit))
+    except OSError:
+        pass
+    return total
+
+
+def _gib(size: float) -> str:
+    return f"{size / 2**30:.3g} GiB" if size >= 2**30 else f"{size / 2**20:.3g} MiB"
+
+
+def _duration(seconds: float) -> str:
+    for unit, length in (("days", 86400.0), ("hours", 3600.0), ("minutes", 60.0)):
+        if seconds >= 2 * length:
+            return f"{seconds / length:.3g} {unit}"
+    return f"{seconds:.3g} s"
+
+
+def _count(value: float) -> str:
+    """An integer for people: ``10⁹``, ``7.7·10⁷`` or ``12,000``."""
+    if value < 10**6:
+        return f"{value:,.0f}"
+    exponent = math.floor(math.log10(value))
+    mantissa = value / 10**exponent
+    if round(mantissa, 1) >= 10:
+        exponent, mantissa = exponent + 1, mantissa / 10
+    digits = str(exponent).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+    return f"10{digits}" if round(mantissa, 1) == 1 else f"{mantissa:.2g}·10{digits}"
+
+
+def _is_int_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(_is_int(v) for v in value)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _largest_within(
+    schema: Schema, values: dict[str, Any], name: str, default: Any, fits: Callable[[Footprint], bool]
+) -> int | None:
+    """The largest value of integer parameter ``name`` (others as given) whose footprint ``fits``.
+
+    For a list of integers, the largest cap on its values (each value above it lowered to it).
+    """
+    assert schema.footprint is not None
+    value = values[name]
+    if _is_int(value) and _is_int(default):
+        low, high, at = default, value, lambda k: k
+    elif _is_int_list(value) and _is_int_list(default):
+        low, high, at = max(default), max(value), lambda k: [min(v, k) for v in value]
+    else:
+        return None
+    if low >= high or not fits(schema.footprint({**values, name: at(low)})):
+        return None
+    while high - low > max(1, low // 100):  # to within 1 %: the estimate is no finer
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(schema.footprint({**values, name: at(middle)})) else (low, middle)
+    return low
+
+
+def _check_footprint(schema: Schema, values: dict[str, Any], mode: str, where: str) -> None:
+    """Refuse a run needing more memory than the machine has, or (without allow_large) over an hour."""
+    assert schema.footprint is not None
+    need = schema.footprint(values)
+    memory = machine_memory()
+    too_long = need.seconds > LONG_RUN_SECONDS and not values.get("allow_large", False)
+    if need.memory <= memory and not too_long:
+        return
+    # the parameters set away from their defaults whose return to the default shrinks the run
+    changed = []
+    for name, param in schema.params.items():
+        default = param.derive(values) if param.derive is not None else param.default_for(mode)
+        if default is UNSET or _same(default, values[name]):
+            continue
+        back = schema.footprint({**values, name: param.check(name, default)})
+        if back.memory < need.memory or back.seconds < need.seconds:
+            changed.append((name, default))
+    what = ", ".join(f"{n} = {_show_size(values[n])}" for n, _ in changed) or "these parameters"
+    if need.memory > memory:
+        fits = lambda f: f.memory <= memory  # noqa: E731
+        problem = f"{what} needs about {_gib(need.memory)} of memory{where}; this machine has {_gib(memory)}"
+        remedy = ""
+    else:
+        fits = lambda f: f.seconds <= LONG_RUN_SECONDS  # noqa: E731
+        problem = f"{what} would run for about {_duration(need.seconds)}{where}"
+        remedy = "; to run it anyway, pass --allow-large (or -p allow_large true)"
+    bounds = [
+        f"{'each of ' if isinstance(values[n], list) else ''}{n} at most {_count(top)}"
+        for n, default in changed
+        if (top := _largest_within(schema, values, n, default, fits)) is not None
+    ]  # fmt: skip
+    limit = " to stay under an hour" if need.memory <= memory else ""
+    raise ParameterError(problem + (f"; {', '.join(bounds)}{limit}" if bounds else "") + remedy)
+
+
+def _show_size(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, list)):
+        return _show(value)
+    if isinstance(value, int):
+        return _count(value)
+    return "[" + ", ".join(_count(v) if isinstance(v, int) else _show(v) for v in value) + "]"
 
 
 def from_namespace(schema: Schema, namespace: Mapping[str, Any], chapter: str = "") -> Parameters:

@@ -52,6 +52,11 @@ STATUS_MEANINGS: dict[str, str] = {
 }
 STATUSES: tuple[str, ...] = tuple(STATUS_MEANINGS)
 
+#: How the report names what a check compares with.
+_AGAINST_TEXT: dict[str, str] = {"paper": "published claim", "reference": "independent reference"}
+#: A check recorded before checks said what they compare with (a stale run).
+_UNCLASSIFIED = "not classified: re-run the chapter"
+
 
 def _text(text: str) -> str:
     """Plain text made safe for MyST: characters that Markdown reads as markup are escaped."""
@@ -114,13 +119,17 @@ def status_table(results_dir: Path | None = None) -> pd.DataFrame:
 
 
 def check_table(results_dir: Path | None = None) -> pd.DataFrame:
-    """Every recorded check: item, claim, passed, detail."""
+    """Every recorded check: item, chapter, name, claim, passed, detail, and what it compares with.
+
+    ``against`` is ``"paper"`` for a comparison with a claim the paper publishes and ``"reference"``
+    for one with an independent reference (see :class:`dpnet.reference.Check`).
+    """
     rows = []
     for chapter, data in _chapter_metrics(results_dir).items():
         for key, entry in (data or {}).get("reproduction", {}).items():
             for check in entry["checks"]:
                 rows.append({"item": key, "chapter": chapter, **check})
-    return pd.DataFrame(rows, columns=["item", "chapter", "name", "claim", "passed", "detail"])
+    return pd.DataFrame(rows, columns=["item", "chapter", "name", "claim", "passed", "detail", "against"])
 
 
 def deviation_table(results_dir: Path | None = None) -> pd.DataFrame:
@@ -161,6 +170,7 @@ def items_markdown(results_dir: Path | None = None) -> str:
             line = f"{BADGES[check['passed']]} {check['claim']}" + (
                 f": {check['detail']}" if check["detail"] else ""
             )
+            line += f" *({_AGAINST_TEXT.get(check.get('against', ''), _UNCLASSIFIED)})*"
             if check.get("name"):
                 line = f"({check_label(item.key, check['name'])})=\n{line}"
             blocks.append(line)

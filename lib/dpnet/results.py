@@ -21,11 +21,16 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from dpnet.errors import ParameterError
+
+#: What a check compares with: a claim the paper publishes, or an independent reference (an exact
+#: formula, an independent implementation, the documented facts of a data set).
+Against = Literal["paper", "reference"]
+AGAINST: tuple[str, ...] = ("paper", "reference")
 
 __all__ = [
     "BADGES",
@@ -169,18 +174,6 @@ class Results:
         glue(name, shown, display=False)
         self.metric(name, value)
 
-    def glue_text(self, name: str, text: str) -> str:
-        """Make a sentence computed from the results available to the prose (``{glue:md}`name``).
-
-        Only the chapters not yet rewritten to hand-written prose use it; new chapters glue numbers
-        (:meth:`glue`) and badges (:meth:`checks`).
-        """
-        from IPython.display import Markdown
-        from myst_nb import glue
-
-        glue(name, Markdown(text), display=False)
-        return self.metric(name, text)
-
     def record(self, outcome: Any) -> Any:
         """Record what an experiment returned, and return it unchanged.
 
@@ -232,10 +225,11 @@ class Results:
         item
             The item key (``p003-fig1``).
         checks
-            :class:`dpnet.reference.Check` tuples ``(claim, passed, detail, name)``: ``passed`` is
-            ``None`` when the check is undefined for the run's parameters. A named check gets a badge
-            (✓, ✗ or –) that the prose pastes with ``{badge}`item/name``` and that links to its row
-            in the report.
+            :class:`dpnet.reference.Check` tuples ``(claim, passed, detail, name, against)``:
+            ``passed`` is ``None`` when the check is undefined for the run's parameters. A named check
+            gets a badge (✓, ✗ or –) that the prose pastes with ``{badge}`item/name``` and that links
+            to its row in the report. ``against`` says whether the check compares with the paper's
+            published claims (``"paper"``, the default) or an independent ``"reference"``.
         paper_setting
             False when the run does not use the paper's setting for this item: its checks are still
             listed (the badges need them), but the report says "not checked in this run".
@@ -246,6 +240,9 @@ class Results:
         taken = {c["name"] for c in entry["checks"] if c["name"]}
         for claim, passed, detail, *rest in checks:
             name = rest[0] if rest else ""
+            against = rest[1] if len(rest) > 1 else "paper"
+            if against not in AGAINST:
+                raise ParameterError(f"check {name or claim!r} of {item}: against must be one of {AGAINST}")
             if name:
                 if not _NAME.fullmatch(name) or name in taken:
                     raise ParameterError(
@@ -254,7 +251,9 @@ class Results:
                 taken.add(name)
                 self._glue_badge(item, name, passed)
             outcome = None if passed is None else bool(passed)
-            entry["checks"].append({"name": name, "claim": claim, "passed": outcome, "detail": detail})
+            entry["checks"].append(
+                {"name": name, "claim": claim, "passed": outcome, "detail": detail, "against": against}
+            )
         self._save()
 
     def deviation(self, item: str, title: str, explanation: str = "", *, note: str = "") -> None:

@@ -10,7 +10,12 @@ to the terminal by the book runner (never stored in an executed notebook).
 Randomness is addressed by name: a :class:`Stream` is the chapter seed plus a key, and
 :meth:`Stream.child` extends the key, so a task's draws depend only on what the task *is*.
 :func:`sweep` runs a function over tasks, each with its child stream, and returns the results keyed
-by task. A cluster backend (dask, ray, …) can be added here and nowhere else.
+by task.
+
+A sweep runs on a Dask distributed cluster instead when a scheduler is named (``DPNET_SCHEDULER``, or
+the runner's ``--scheduler``): the same tasks with the same generators go to the cluster's workers, so
+the results are identical to a local run. Dask is an optional extra (``pip install -e ".[cluster]"``);
+nothing imports it unless a scheduler is named.
 """
 
 from __future__ import annotations
@@ -19,20 +24,36 @@ import hashlib
 import os
 import sys
 from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from dpnet.errors import ParameterError
+from dpnet.cores import Slots, slots_from_env
+from dpnet.errors import ClusterError, ParameterError
 
 T = TypeVar("T")
 H = TypeVar("H", bound=Hashable)
 R = TypeVar("R")
 
-__all__ = ["Stream", "default_jobs", "name_key", "progress_enabled", "run_sweep", "sweep", "task_generators"]
+__all__ = [
+    "CONNECT_SECONDS",
+    "Stream",
+    "cluster_client",
+    "default_jobs",
+    "name_key",
+    "progress_enabled",
+    "run_sweep",
+    "scheduler_address",
+    "sweep",
+    "task_generators",
+]
+
+#: How long to wait for a Dask scheduler before giving up.
+CONNECT_SECONDS = 5
 
 
 def name_key(name: str) -> tuple[int, ...]:
@@ -85,6 +106,43 @@ def default_jobs() -> int:
     if jobs == 0 or jobs < -1:
         raise ParameterError(f"DPNET_JOBS must be an integer ≥ 1 or -1 (got {jobs})")
     return jobs
+
+
+def scheduler_address() -> str | None:
+    """The Dask scheduler the sweeps run on (``DPNET_SCHEDULER``), or None to run them here."""
+    return os.environ.get("DPNET_SCHEDULER") or None
+
+
+_CLIENTS: dict[str, Any] = {}
+
+
+def cluster_client(address: str) -> Any:
+    """A ``distributed.Client`` connected to the scheduler at ``address`` (one per process).
+
+    Raises
+    ------
+    ClusterError
+        dask.distributed is not installed, or no scheduler answers at ``address`` within
+        :data:`CONNECT_SECONDS` seconds (the message names the address).
+    """
+    if address in _CLIENTS:
+        return _CLIENTS[address]
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError(
+            f"the sweeps are to run on the Dask scheduler {address}, but dask.distributed is not "
+            'installed: pip install -e ".[cluster]"'
+        ) from None
+    try:
+        client = Client(address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address} (waited {CONNECT_SECONDS} s): {exc}; "
+            "check the address, or unset DPNET_SCHEDULER to run here"
+        ) from None
+    _CLIENTS[address] = client
+    return client
 
 
 def progress_enabled() -> bool:
@@ -213,9 +271,15 @@ def _map(
         leave=False,
     )
     results: list[R] = []
+    address = scheduler_address()
+    shared = slots_from_env() if n_jobs is None and "DPNET_JOBS" not in os.environ else None
     try:
         with bar:
-            if jobs == 1 or len(tasks) <= 1:
+            if address is not None:
+                results = _map_on_cluster(cluster_client(address), func, tasks, rngs, bar)
+            elif shared is not None and len(tasks) > 1:
+                results = _map_on_shared_cores(shared, func, tasks, rngs, bar)
+            elif jobs == 1 or len(tasks) <= 1:
                 for task, rng in zip(tasks, rngs, strict=True):
                     results.append(func(task, rng))
                     bar.update()
@@ -228,3 +292,64 @@ def _map(
         if log_path:
             stream.close()
     return results
+
+
+def _map_on_cluster(
+    client: Any,
+    func: Callable[[T, np.random.Generator], R],
+    tasks: list[T],
+    rngs: list[np.random.Generator],
+    bar: tqdm,
+) -> list[R]:
+    """``_map`` on a Dask cluster: each task with its own generator, results in task order."""
+    from distributed import as_completed
+
+    futures = client.map(func, tasks, rngs, pure=False)
+    for _ in as_completed(futures, loop=client.loop):
+        bar.update()
+    return client.gather(futures)
+
+
+def _run_chunk(
+    func: Callable[[T, np.random.Generator], R], chunk: list[tuple[T, np.random.Generator]]
+) -> list[R]:
+    return [func(task, rng) for task, rng in chunk]
+
+
+def _map_on_shared_cores(
+    slots: Slots,
+    func: Callable[[T, np.random.Generator], R],
+    tasks: list[T],
+    rngs: list[np.random.Generator],
+    bar: tqdm,
+) -> list[R]:
+    """``_map`` inside a build: one chunk of tasks at a time on the chapter's own core, plus one more per
+    core slot it can borrow (:mod:`dpnet.cores`), looked for again each time a chunk finishes."""
+    from joblib.executor import get_memmapping_executor  # the one joblib's Parallel reuses
+
+    size = max(1, len(tasks) // (8 * slots.count))  # chunks: few enough to keep pickling cheap
+    chunks = [
+        list(zip(tasks[k : k + size], rngs[k : k + size], strict=True)) for k in range(0, len(tasks), size)
+    ]
+    executor = get_memmapping_executor(slots.count)
+    out: list[list[R]] = [[] for _ in chunks]
+    queue = iter(range(len(chunks)))
+    running: dict[Future[list[R]], int] = {}
+    borrowed: list[int] = []
+    left = len(chunks)
+    try:
+        while left:
+            borrowed += slots.borrow(min(slots.count, left) - 1 - len(borrowed))
+            while len(running) < 1 + len(borrowed) and (k := next(queue, None)) is not None:
+                running[executor.submit(_run_chunk, func, chunks[k])] = k
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                k = running.pop(future)
+                out[k] = future.result()
+                left -= 1
+                bar.update(len(out[k]))
+            while len(borrowed) > max(0, left - 1):  # give back what the remaining chunks cannot use
+                Slots.release([borrowed.pop()])
+    finally:
+        Slots.release(borrowed)
+    return [result for chunk in out for result in chunk]

@@ -35,6 +35,7 @@ from dpnet.networks import metropolis_hastings, neighbour_weights
 from dpnet.params import (
     AS_DEFAULT,
     COMMON,
+    Footprint,
     Param,
     Parameters,
     Schema,
@@ -98,6 +99,61 @@ def _paper_or_integer(*, ge: int, le: int) -> ValueCheck:
     return ValueCheck(f"'paper' or {number.describe}", convert)
 
 
+#: Measured costs on this 2-core machine (one core), see :func:`_footprint`.
+_PATH_SECONDS = 1.9e-7  # one node-round of one sample path (Figures 3–6: 16 runs)
+_NAIVE_SECONDS = 1e-7  # one node-round-column of the naive-noise runs (2 × 21 columns)
+_SWEEP_SECONDS = 8e-8  # one node-round-column of Figure 7 (columns: 1 + ε's × draws)
+_MOMENT_SECONDS = 5e-3  # one run of the exact-moment check (three algorithms)
+_EIGEN_SECONDS = {"us_power_grid": 45.0, "german_households": 3.0}  # a network's spectrum
+_FIXED_SECONDS = 20.0  # kernel, imports, figures
+#: Figure 7's mechanisms and calibrations, and the sample-path runs (4 figures × 2 calibrations).
+_SWEEP_RUNS, _PATH_RUNS = 3 * 2, 8
+
+
+def _footprint(values: Mapping[str, Any]) -> Footprint:
+    """Peak memory and wall time of a run, from its parameters (see :class:`dpnet.params.Footprint`).
+
+    For each dataset ``d`` of the run, ``n_d`` nodes (4941 on the US grid, 969 households) and ``T_d``
+    rounds (``horizon``, or the paper's 100 and 1096); ``E = len(eps_values)``, ``r = n_draws``:
+
+    * seconds: ``20 + Σ_d spectrum_d`` (45 s for the US grid's dense eigendecomposition, 3 s for
+      the households) ``+ 5·10⁻³·n_mc`` (exact-moment check) ``+ 16·1.9·10⁻⁷·Σ_d n_d·T_d``
+      (Figures 3–6) ``+ 42·10⁻⁷·n·T`` (naive noise, on the households or the first dataset)
+      ``+ 6·8·10⁻⁸·Σ_d n_d·T_d·(1 + E·r)`` (Figure 7: 3 mechanisms × 2 calibrations, every round
+      stepping ``1 + E·r`` columns);
+    * memory, the largest of: the US grid's dense spectrum, ``40·n²`` bytes; the sample paths kept
+      (``8·16·Σ_d n_d·(T_d+1)``: 8 runs of every round of two float64 states) with Figure 7's
+      per-round noise scales (``16·E·n_d·T_d``, the largest dataset); the moment check's
+      ``5 × (200, 10·n_mc)`` float64 arrays.
+
+    Calibrated on this 2-core machine (one core, under load from other runs): at the quick defaults
+    the experiments took 100 s (spectrum 45 s, Figure 7 42 s) and peaked at 0.91 GiB (the spectrum);
+    at horizon = 2000, 387 s (Figure 7 287 s, Figures 3–6 36 s, naive 8.8 s) and 2.76 GiB; at
+    n_draws = 50, Figure 7 took 500 s; on the US grid alone at horizon = 4000 the peak was 4.9 GiB
+    (estimate 4.7 GiB); the moment check at n_mc = 20 000 peaked at 1.2 GiB (estimate 1.5 GiB).
+    """
+    names = [values["dataset"]] if isinstance(values["dataset"], str) else list(values["dataset"])
+    sizes = {"us_power_grid": est.datasets.US_GRID, "german_households": est.datasets.GERMAN}
+    horizon = values["horizon"]
+    n_T = {d: (sizes[d]["n"], sizes[d]["horizon"] if horizon == "paper" else horizon) for d in names}
+    columns = 1 + len(values["eps_values"]) * values["n_draws"]
+    units = sum(n * T for n, T in n_T.values())
+    naive_n, naive_T = n_T["german_households" if "german_households" in n_T else names[0]]
+    seconds = (
+        _FIXED_SECONDS
+        + sum(_EIGEN_SECONDS[d] for d in names)
+        + _MOMENT_SECONDS * values["n_mc"]
+        + 2 * _PATH_RUNS * _PATH_SECONDS * units
+        + 2 * 21 * _NAIVE_SECONDS * naive_n * naive_T
+        + _SWEEP_RUNS * _SWEEP_SECONDS * units * columns
+    )
+    paths = 16.0 * _PATH_RUNS * sum(n * (T + 1) for n, T in n_T.values())
+    scales = max(16.0 * len(values["eps_values"]) * n * T for n, T in n_T.values())
+    spectrum = 40.0 * max(n for n, _ in n_T.values()) ** 2
+    moments = 5 * 8.0 * 200 * 10 * values["n_mc"]
+    return Footprint(memory=max(spectrum, paths + scales, moments), seconds=seconds)
+
+
 SCHEMA = Schema(
     {
         **COMMON,
@@ -142,6 +198,7 @@ SCHEMA = Schema(
         "naive-noise": (703, 0),
         "p001-fig7": (704,),
     },
+    footprint=_footprint,
 )  # fmt: skip
 
 
@@ -664,7 +721,7 @@ def online_signal(P: Parameters, nets: Networks) -> SamplePaths:
     """Paper Figure 5: Algorithm 4 under Signal DP; its error's slopes against the exact second moments."""
     paths = _sample_paths(P, nets, "p001-fig5")
     table, rows = _slope_rows(paths, nets, None)
-    return replace(paths, slopes=table, checks={"p001-fig5": ref.slope_checks(rows)})
+    return replace(paths, slopes=table, checks={"p001-fig5": ref.slope_checks(rows, against="reference")})
 
 
 def online_network(P: Parameters, nets: Networks, mvue: SamplePaths, signal: SamplePaths) -> SamplePaths:

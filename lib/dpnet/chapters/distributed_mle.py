@@ -27,11 +27,13 @@ from numpy.typing import NDArray
 
 from dpnet import inference as inf
 from dpnet import networks
+from dpnet.errors import ParameterError
 from dpnet.mechanisms import clopper_pearson
 from dpnet.networks import GRAPH_KINDS
 from dpnet.params import (
     AS_DEFAULT,
     COMMON,
+    Footprint,
     Param,
     Parameters,
     Schema,
@@ -90,6 +92,76 @@ __all__ = [
     "win_floor",
 ]
 
+
+def _connected_graph(values: Mapping[str, Any]) -> None:
+    n, p = values["n_agents"], values["edge_prob"]
+    if values["graph"] == "erdos_renyi" and p < math.log(n) / n:
+        raise ParameterError(
+            f"edge_prob must be at least ln(n)/n = {math.log(n) / n:.3g} for an Erdős–Rényi graph on "
+            f"n_agents = {n}: below it a connected graph is too rare to draw (got {p:g})"
+        )
+
+
+#: Measured costs on this 2-core machine (one core, DPNET_JOBS=1), see :func:`_footprint`.
+_DRAW_SECONDS = 1e-7  # one Laplace draw of one agent, state, round and replication (as bounded below)
+_REPLICATION_SECONDS = 1.4e-5  # one replication of one task: its beliefs, sets and counts
+_ROUND_SECONDS = 5e-4  # one round of one task, per chunk of 1000 replications (its per-round passes)
+_FIXED_SECONDS = 20.0  # kernel, imports, schedules, the scaling tables, figures
+_CHUNK = 1000  # replications simulated at once (inf.ErrorRateTask.chunk)
+
+
+def _footprint(values: Mapping[str, Any]) -> Footprint:
+    """Peak memory and wall time of a run, from its parameters (see :class:`dpnet.params.Footprint`).
+
+    The Monte Carlo sweeps dominate. A task of ``R`` replications and ``K`` rounds draws ``R·K·n·|Θ|``
+    Laplace variables, ``1000`` replications at a time, and keeps ``R × |Θ|`` beliefs and sets. The
+    rounds are bounded by ``K_r = max(⌈|Θ| log(1/(1−β))⌉, ⌈2 log((|Θ|−1)/α)⌉)`` (Thms 4.1–4.2,
+    corrected) and, for the frequency-threshold rules of Thm 4.3 and Cor 4.4,
+    ``K_f = ⌈log(|Θ|/min(α, 1−β))/(2π²)⌉`` (π → 0 makes it explode). With ``E = len(eps_values)``,
+    ``G = len(gap_values)``, ``L = len(K_values)``:
+
+    * draws: ``R·n·|Θ|·(E·(3K_r + 2K_f) + ΣK_values + G·(4K_r + 2K_f))`` plus the win-probability
+      count's ``R′·d``, ``R′ = max(R, min(10 R, 4·10⁷/d))``, ``d = n·(10·Σ_{m≤max(6,|Θ|)} m + |Θ|·ΣK_grid)``;
+    * seconds: ``20 + 10⁻⁷ × draws + 1.4·10⁻⁵ × (R·(5E + L + 6G) + R′·(|K_grid| + 5))
+      + 5·10⁻⁴ × rounds``: the per-replication work of each task, and each task's per-round passes
+      (its rounds ``E·(3K_r + 2K_f) + ΣK_values + G·(4K_r + 2K_f)`` and the count's, once per chunk
+      of 1000 replications), which dominate when π is small;
+    * memory: ``44·min(R, 1000)·K_max·n·|Θ|`` bytes (a chunk's noise and log-ratios, about 5
+      float64 arrays) ``+ 80·R′·max(6, |Θ|)`` (the beliefs and sets kept, and their concatenation).
+
+    Calibrated on this 2-core machine, one core, by least squares on the four sweeps' measured time:
+    3.7 s at the quick defaults (2.1·10⁷ bounded draws, 1.1·10⁵ task replications), 22.7 s at
+    R = 4000 (1.3·10⁸, 6.6·10⁵) and 38.3 s at n = 20, |Θ| = 8, R = 1000 (3.7·10⁸, 1.3·10⁵); the
+    bounds K_r, K_f exceed the schedules' K by up to 1.5 ×, which the draw cost absorbs. A K sweep
+    at K = 200, n = 50, |Θ| = 12, R = 1000 peaked at 3.7 GiB (3.9 × its noise array); at
+    R = 200 000, K = 1 it kept 304 bytes a replication (|Θ| = 4). At π = 0.01 (K_f = 20 472), R = 20,
+    two ε and two gaps, the ε sweep took 52.5 s and peaked at 0.44 GiB (8.2·10⁴ task rounds:
+    6·10⁻⁴ s a round), the gap sweep 31.8 s (3.5·10⁻⁴ s a round).
+    """
+    n, m, R = values["n_agents"], values["n_states"], values["replications"]
+    alpha, beta, pi = values["alpha"], values["beta"], values["pi"]
+    E, G, L = len(values["eps_values"]), len(values["gap_values"]), len(values["K_values"])
+    K_am = math.ceil(m * math.log(1 / (1 - beta)))
+    K_r = max(K_am, math.ceil(2 * math.log((m - 1) / alpha)), 1)
+    K_f = max(math.ceil(math.log(m / min(alpha, 1 - beta)) / (2 * pi**2)), 1)
+    K_top = max(16, K_am + 2)
+    K_grid = {*np.unique(np.round(np.geomspace(1, K_top, 14)).astype(int)).tolist(), K_am}
+    per_rep = n * m * (E * (3 * K_r + 2 * K_f) + sum(values["K_values"]) + G * (4 * K_r + 2 * K_f))
+    d = n * (FLOOR_ROUNDS * sum(range(2, max(6, m) + 1)) + m * (sum(K_grid) + K_am))
+    floor_reps = max(R, min(10 * R, 4e7 / d))
+    draws = R * per_rep + floor_reps * d
+    task_reps = R * (5 * E + L + 6 * G) + floor_reps * (len(K_grid) + 5)
+    rounds = (E * (3 * K_r + 2 * K_f) + sum(values["K_values"]) + G * (4 * K_r + 2 * K_f)) * math.ceil(
+        R / _CHUNK
+    ) + (FLOOR_ROUNDS * (max(6, m) - 1) + sum(K_grid)) * math.ceil(floor_reps / _CHUNK)
+    chunk = max(min(R, _CHUNK) * max(K_r, K_f, *values["K_values"]), min(floor_reps, _CHUNK) * K_top)
+    memory = 44.0 * chunk * n * m + 80.0 * floor_reps * max(6, m)
+    seconds = (
+        _FIXED_SECONDS + _DRAW_SECONDS * draws + _REPLICATION_SECONDS * task_reps + _ROUND_SECONDS * rounds
+    )
+    return Footprint(memory=memory, seconds=seconds)
+
+
 SCHEMA = Schema(
     {
         **COMMON,
@@ -141,6 +213,7 @@ SCHEMA = Schema(
         "q1": Param(real(gt=0.0, lt=1.0), "Thm 4.5: bound q₁ on a non-MLE state's round rate", default=0.2),
         "q2": Param(real(gt=0.0, lt=1.0), "Thm 4.5: bound q₂ on an MLE state's round rate", default=0.8),
     },
+    constraints=(_connected_graph,),
     # the integer keys that seeded these draws before the streams had names
     streams={
         "graph": (100, 0),
@@ -151,6 +224,7 @@ SCHEMA = Schema(
         "gap-sweep": (2,),
         "win-floor": (3,),
     },
+    footprint=_footprint,
 )  # fmt: skip
 
 #: Iterations of the check of the closed form ``2^{-T} φ_T → Λ/n``.

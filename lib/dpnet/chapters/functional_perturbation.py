@@ -26,7 +26,7 @@ from scipy import special, stats
 
 from dpnet import funcpert as fp
 from dpnet.estimation import loglog_slope
-from dpnet.params import COMMON, Param, Parameters, Schema, eps_grid, integer, list_of, real
+from dpnet.params import COMMON, Footprint, Param, Parameters, Schema, eps_grid, integer, list_of, real
 from dpnet.plotting import panel_row
 from dpnet.reference import funcpert as ref
 from dpnet.reference._check import Check
@@ -55,6 +55,55 @@ __all__ = [
     "summary",
     "tradeoff",
 ]
+
+#: Measured costs on this 2-core machine (one core), see :func:`_footprint`.
+_RUN_1D_SECONDS = (0.044, 3e-4, 6.6e-5)  # one 1-D run (E3): a fixed part, per n·K, per K²
+_RUN_2D_SECONDS = 1.84e-5  # one 2-D logistic run (E4, E7), per n·K₂²
+_DGD_SECONDS = 7.5e-6  # one iteration of the distributed gradient method (E5), per n·K
+_AGENT_SECONDS = 0.45  # E6's noise-free floors and tuning, per agent
+_MESSAGE_RUN_SECONDS = (0.1, 0.5)  # one message-perturbation run at every budget: E6 (1-D), E7 (2-D)
+_IMPOSSIBILITY_SECONDS = 3.3e-5  # one run of the impossibility demonstration, per agent
+_IMPOSSIBILITY_BYTES = 4900  # the same run's messages and log-ratios, per agent
+_FIXED_SECONDS = 35.0  # kernel, problems, E0–E2, E7's sensitivities at degrees 14 and 18, figures
+
+
+def _footprint(values: Mapping[str, Any]) -> Footprint:
+    """Peak memory and wall time of a run, from its parameters (see :class:`dpnet.params.Footprint`).
+
+    With ``n = n_agents``, ``K = basis_order``, ``K₂ = (M+1)(M+2)/2`` for ``M = degree_2d``,
+    ``Q = len(q)``, ``E = len(eps_values)``:
+
+    * seconds: ``35`` ``+ Q·E·runs·(0.044 + 3·10⁻⁴·n·K + 6.6·10⁻⁵·K²)`` (E3)
+      ``+ (8 + 4)·runs_2d·1.84·10⁻⁵·n·K₂²`` (E4's 8 and E7's 4 budgets)
+      ``+ 7.5·10⁻⁶·dgd_iterations·n·K`` (E5) ``+ 0.45·n + 0.1·message_runs
+      + 3.3·10⁻⁵·n·impossibility_runs`` (E6) ``+ 0.5·message_runs`` (E7's tuned messages);
+    * memory: the larger of the impossibility demonstration, ``4900·n·impossibility_runs`` bytes,
+      and a 2-D run's basis on its grid, ``2200·K₂²``.
+
+    Calibrated on this 2-core machine, one core, on the library calls: a 1-D run took 0.13 s at
+    n = 10, K = 20, 0.31 s at n = 40 and 0.46 s at K = 60; a 2-D run 0.8 s at n = 10, M = 10, 6.2 s
+    (75 MiB) at M = 18, 3.8 s at n = 40; E5 7.5 s at the default 5000 iterations and 31 s at 20 000;
+    E6 8.3 s and 47 MiB at the quick defaults, 11.3 s and 0.46 GiB at 10 000 impossibility runs,
+    16.5 s and 0.18 GiB at n = 40, 16.4 s at 100 message runs. The quick chapter's experiments took
+    209 s (estimate 240 s).
+    """
+    n, K, M = values["n_agents"], values["basis_order"], values["degree_2d"]
+    K2 = (M + 1) * (M + 2) // 2
+    runs_1d = len(values["q"]) * len(values["eps_values"]) * values["runs"]
+    fixed, per_nk, per_k2 = _RUN_1D_SECONDS
+    imp, messages = values["impossibility_runs"], values["message_runs"]
+    seconds = (
+        _FIXED_SECONDS
+        + runs_1d * (fixed + per_nk * n * K + per_k2 * K**2)
+        + (len(EPS_2D) + len(RECORD_EPS)) * values["runs_2d"] * _RUN_2D_SECONDS * n * K2**2
+        + _DGD_SECONDS * values["dgd_iterations"] * n * K
+        + _AGENT_SECONDS * n
+        + sum(_MESSAGE_RUN_SECONDS) * messages
+        + _IMPOSSIBILITY_SECONDS * n * imp
+    )
+    memory = max(float(_IMPOSSIBILITY_BYTES * n * imp), 2200.0 * K2**2)
+    return Footprint(memory=memory, seconds=seconds)
+
 
 SCHEMA = Schema(
     {
@@ -101,6 +150,7 @@ SCHEMA = Schema(
         "p004-e7/functional": (7, 0),
         "p004-e7/messages": (7, 1),
     },
+    footprint=_footprint,
 )  # fmt: skip
 
 #: The 2-D problem: records per agent (note-fp-problems).

@@ -19,7 +19,18 @@ from numpy.typing import NDArray
 
 from dpnet import plotting, power
 from dpnet.errors import ParameterError
-from dpnet.params import AS_DEFAULT, COMMON, Param, Parameters, Schema, eps_grid, integer, list_of, real
+from dpnet.params import (
+    AS_DEFAULT,
+    COMMON,
+    Footprint,
+    Param,
+    Parameters,
+    Schema,
+    eps_grid,
+    integer,
+    list_of,
+    real,
+)
 from dpnet.reference import dilemma
 from dpnet.reference._check import Check
 
@@ -59,6 +70,49 @@ def _panels_in_grid(values: Mapping[str, Any]) -> None:
         )
 
 
+#: Measured costs on this 2-core machine (one core, DPNET_JOBS=1), see :func:`_footprint`.
+_BISECTION_SECONDS = 0.03  # one exact ε*_RR: ~40 rr_power calls, whatever n
+_RR_POINT_SECONDS = 4e-6  # one (n, p, ε) point of the exact power grid
+_LAPLACE_POINT_SECONDS = 1.8e-7  # one (ε, draw) of one Laplace cell: quantile, comparisons, density
+_DRAW_SECONDS = 1e-7  # one Monte Carlo draw per hypothesis: binomial and four gamma sums
+_FIXED_SECONDS = 20.0  # kernel, imports, figures
+
+
+def _footprint(values: Mapping[str, Any]) -> Footprint:
+    """Peak memory and wall time of a run, from its parameters (see :class:`dpnet.params.Footprint`).
+
+    With ``N = len(n_values)``, ``K = len(p_values)``, ``E = len(eps_grid)``, ``M = mc_samples``,
+    ``R = mc_repeats`` and ``n_max = max(n_values)``:
+
+    * memory: the larger of (a) one Laplace cell, ``8·(4.5·E·M + 10·M)`` bytes (the null and
+      alternative statistics at every ε, the quantile's copy and the density's temporaries, all
+      ``E × M`` float64; ten length-``M`` draws), and (b) the ε*_RR curve over ``n = 1 … 2·n_max``,
+      ``2·n_max·(80 + 48·K)`` bytes (the ``arange``, the nested lists of Python floats and the array
+      built from them); plus the results kept, ``8·N·K·E·(1 + 8·R)`` bytes;
+    * seconds: ``0.03·K·(N + 2·n_max)`` (an exact ε*_RR by bisection, per cell and per curve point)
+      ``+ 4·10⁻⁶·N·K·E`` (exact power grid) ``+ R·N·K·(1.8·10⁻⁷·E·M + 10⁻⁷·M)`` (Laplace cells)
+      ``+ 20`` (kernel and figures).
+
+    Calibrated on this 2-core machine, one core: an exact ε*_RR took 27–31 ms at every n from 10 to
+    10⁸; the Laplace experiment took 3.7 s at the quick defaults (R·N·K = 48, E = 100, M = 5000),
+    36 s at M = 50 000, 4.4 s at E = 400, R = 1, and 4.5 s and 0.64 GiB peak for one cell at
+    E = 100, M = 200 000 (4.2 × the ``E × M`` array); the ε*_RR curve held 275 bytes per ``n`` at
+    K = 4.
+    """
+    N, K, E = len(values["n_values"]), len(values["p_values"]), len(values["eps_grid"])
+    M, R, n_max = values["mc_samples"], values["mc_repeats"], max(values["n_values"])
+    laplace_cell = 8.0 * (4.5 * E * M + 10 * M)
+    curve = 2.0 * n_max * (80 + 48 * K)
+    kept = 8.0 * N * K * E * (1 + 8 * R)
+    seconds = (
+        _BISECTION_SECONDS * K * (N + 2 * n_max)
+        + _RR_POINT_SECONDS * N * K * E
+        + R * N * K * (_LAPLACE_POINT_SECONDS * E * M + _DRAW_SECONDS * M)
+        + _FIXED_SECONDS
+    )
+    return Footprint(memory=max(laplace_cell, curve) + kept, seconds=seconds)
+
+
 SCHEMA = Schema(
     {
         **COMMON,
@@ -95,6 +149,7 @@ SCHEMA = Schema(
     constraints=(_panels_in_grid,),
     # the published runs seeded each Laplace cell by (run, n, p in millionths) alone
     streams={"p003-fig2": ()},
+    footprint=_footprint,
 )  # fmt: skip
 
 

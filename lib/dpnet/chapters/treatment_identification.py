@@ -17,6 +17,7 @@ tabulates and plots:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ from dpnet.errors import ParameterError
 from dpnet.params import (
     AS_DEFAULT,
     COMMON,
+    Footprint,
     Param,
     Parameters,
     Schema,
@@ -87,6 +89,71 @@ def _runtime_rows_fit(values: Mapping[str, Any]) -> None:
         )
 
 
+#: Measured costs on this 2-core machine (one core), see :func:`_footprint`.
+_STUDY_SECONDS = 2e-6  # one round of one centre of one replication of a four-arm private MLE study
+_TRAJECTORY_SECONDS = 2.4e-7  # one (round, iteration, centre, arm) of a drawn run's belief trajectories
+_FIG6_TASK_SECONDS = 0.27  # one Figure 6 point, beyond its replications: schedules, Cox models
+_FIG6_GOSSIP_SECONDS = 1e-5  # one replication of one Figure 6 point, per n² (Algs 1-2, 4, the diffusion)
+_FIG6_PERIOD_SECONDS = 2.3e-7  # one period of one centre of one replication of the online learning (Alg 5)
+_RUNTIME_CENTRE_SECONDS = 0.028  # one centre of one timed point (the DP test and the CKKS baseline)
+_RUNTIME_ROW_SECONDS = 5e-6  # one patient of one timed point
+_FIXED_SECONDS = 30.0  # kernel, data, Cox fits, figures
+#: The last day of follow-up in ACTG 175, so the number of periods a period length gives.
+_LAST_DAY = 1231
+
+
+def _footprint(values: Mapping[str, Any]) -> Footprint:
+    """Peak memory and wall time of a run, from its parameters (see :class:`dpnet.params.Footprint`).
+
+    With ``R = replications``, ``n = n_centers``, the authors' rounds over the four arms
+    ``K = ⌈4 log(4/α)⌉``, the published ``K_p = published_rounds`` and ``T_p = published_iterations``,
+    ``E = len(best_arm_eps)``, Figure 6's ``N = fig6_n_values`` and ``E₆ = len(fig6_eps)``, its
+    ``P = ⌊1231/period_days⌋ + 1`` periods and ``K₆ = ⌈2 log(2/fig6_alpha)⌉``:
+
+    * seconds: ``30`` ``+ 2·10⁻⁶·R·n·(K + K_p)·(1 + E)`` (Figure 5 and the best-arm curve: the
+      paper's and the reseeded runs at each ε) ``+ 2.4·10⁻⁷·4·K_p·T_p·n`` (the drawn run's
+      trajectories) ``+ 2·E₆·Σ_{m∈N} (0.27 + R·(10⁻⁵·m² + 2.3·10⁻⁷·m·P))`` (Figure 6's points, both
+      variants) ``+ runtime_repeats·Σ_rows Σ_m (0.028·m + 5·10⁻⁶·rows)`` (Figure 14.2's timings);
+    * memory, the largest of: a study's ``(R, K, n, 4)`` noise and log-ratios with their temporaries,
+      ``400·R·(K + K_p)·n`` bytes; the trajectories, ``32·K_p·T_p·n``; a Figure 6 point's online
+      noise and log-ratios, ``48·R·max(N)·(P + K₆)``; the timings' CKKS contexts and cohort,
+      ``4.5·10⁵·max(runtime_n_values) + 270·max(runtime_rows)``.
+
+    Calibrated on this 2-core machine, one core (TenSEAL installed): Figure 5 took 0.8 s at the quick
+    defaults, 1.3 s at R = 2000, 24 s and 0.85 GiB at K_p = 1000, T_p = 5000 (the trajectories);
+    the curve 0.5 s, 4.2 s at R = 2000 and 12.3 s and 0.28 GiB at n = 20, R = 2000; four Figure 6
+    points at n = 10 took 1.9 s, 8.9 s and 0.12 GiB at R = 2000, 3.9 s and 0.12 GiB at one-day
+    periods, 15.1 s at n = 40 (the quick defaults' 42 points: 25.7 s); the timings 10.9 s at the
+    defaults, 13.9 s and 0.22 GiB for one point at 500 centres, 1.1 s at 200 000 rows.
+    """
+    R, n, E = values["replications"], values["n_centers"], len(values["best_arm_eps"])
+    K = math.ceil(4 * math.log(4 / values["alpha"]))
+    K_p, T_p = values["published_rounds"], values["published_iterations"]
+    N, E6 = values["fig6_n_values"], len(values["fig6_eps"])
+    periods = math.floor(_LAST_DAY / values["period_days"]) + 1
+    K6 = math.ceil(2 * math.log(2 / values["fig6_alpha"]))
+    n_rt, rows = values["runtime_n_values"], values["runtime_rows"]
+    seconds = (
+        _FIXED_SECONDS
+        + _STUDY_SECONDS * R * n * (K + K_p) * (1 + E)
+        + _TRAJECTORY_SECONDS * 4 * K_p * T_p * n
+        + 2 * E6 * sum(
+            _FIG6_TASK_SECONDS + R * (_FIG6_GOSSIP_SECONDS * m**2 + _FIG6_PERIOD_SECONDS * m * periods)
+            for m in N
+        )
+        + values["runtime_repeats"] * (
+            _RUNTIME_CENTRE_SECONDS * len(rows) * sum(n_rt) + _RUNTIME_ROW_SECONDS * len(n_rt) * sum(rows)
+        )
+    )  # fmt: skip
+    memory = max(
+        400.0 * R * (K + K_p) * n,
+        32.0 * K_p * T_p * n,
+        48.0 * R * max(N) * (periods + K6),
+        4.5e5 * max(n_rt) + 270.0 * max(rows),
+    )
+    return Footprint(memory=memory, seconds=seconds)
+
+
 SCHEMA = Schema(
     {
         **COMMON,
@@ -107,7 +174,8 @@ SCHEMA = Schema(
             real(gt=0.0, lt=0.5), "α = 1 − β of Figure 5's runs", default=ref.FIG5_ALPHA, paper=AS_DEFAULT
         ),
         "threshold": Param(
-            real(gt=0.0, le=0.5), "belief threshold τ of AM, GM and the frequencies",
+            real(gt=0.0, lt=0.5),
+            "belief threshold τ of AM, GM and the frequencies (below 1/2: τ = 1/(1 + e^ϱ) needs ϱ > 0)",
             default=ref.FIG5_THRESHOLD, paper=AS_DEFAULT,
         ),
         "penalizer": Param(
@@ -189,6 +257,7 @@ SCHEMA = Schema(
         "p003-fig6": (600,),
         "p003-fig14-2": (700,),
     },
+    footprint=_footprint,
 )  # fmt: skip
 
 

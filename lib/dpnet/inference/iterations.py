@@ -128,4 +128,6 @@ def iterations_authors_code(
     if not (gamma >= 0 and math.isfinite(gamma)):
         raise ParameterError(f"gamma (Γ) must be finite and ≥ 0 (got {gamma})")
     mix = mixing_iterations(n_states * (gamma + delta / eps) / eta, rho, a_star=a_star)
-    return to_int_ceil(n_states * max(math.log(n / gap), mix))
+    # at least one iteration: on two centres (a* = 0, exact consensus in one step) with a gap above n,
+    # both terms are ≤ 0, and a run of zero iterations is not a run
+    return to_int_ceil(n_states * max(math.log(n / gap), mix), minimum=1)

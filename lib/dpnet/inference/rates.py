@@ -182,7 +182,7 @@ def recovery_rates(
 
 @dataclass(frozen=True, eq=False)
 class ErrorRateTask:
-    """One point of an error-rate sweep, for ``run_sweep(error_rate_task, tasks, seed=...)``.
+    """One point of an error-rate sweep, for :func:`dpnet.sweep.sweep`.
 
     Attributes
     ----------

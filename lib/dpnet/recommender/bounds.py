@@ -1,9 +1,9 @@
-"""Closed-form lower bounds and mutual informations of paper 002 (spec §4), in nats unless stated.
+"""Closed-form lower bounds and mutual informations of paper 002, in nats unless stated.
 
 The paper writes ``log`` for base 2 but its proofs use ``log x ≤ x − 1``, true only for ``ln``; every
 information here is in nats. A sample-complexity lower bound follows from Fano's inequality: with
 ``Z`` uniform on ``{0,1}^N`` and ``U`` users each carrying at most ``I`` nats about it, the learner is
-unreliable while ``U I < (N/2 − 1) ln 2`` (:func:`fano_users`, spec §7-A6).
+unreliable while ``U I < (N/2 − 1) ln 2`` (:func:`fano_users`; the book's note ``note-rec-thm33``).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def fano_users(n_items: ArrayLike, information: ArrayLike) -> NDArray[np.float64
 def thm33_users(n_items: ArrayLike, eps: float, convention: str = "fano") -> NDArray[np.float64] | float:
     """Thm 3.3 (any ε-LDP scheme; Lemma 3.1: ``I ≤ ε`` nats).
 
-    ``"paper"``: ``N ln 2/ε``; ``"fano"``: ``(N/2 − 1) ln 2/ε`` (spec §7-A6).
+    ``"paper"``: ``N ln 2/ε``; ``"fano"``: ``(N/2 − 1) ln 2/ε`` (note ``note-rec-thm33``).
     """
     eps = _finite_eps(eps)
     if convention == "paper":
@@ -201,7 +201,7 @@ def thm43_bound(n_items: int, query: ArrayLike) -> float:
 
 
 def maxsense_sketch_information(n_items: int, w: int, eps: float, theta: float = 1.0) -> float:
-    """Exact ``I(Z; S | H)`` (nats) of one MaxSense sketch in the lower-bound model (spec E2b).
+    """Exact ``I(Z; S | H)`` (nats) of one MaxSense sketch in the lower-bound model (the book's E2).
 
     ``Z`` uniform on ``{0,1}^N`` (item ``i`` liked iff ``Z_i = 1``), a uniform ``w``-subset rated,
     ``H`` public with ``h ~ Bin(N, θ/w)`` probed items of which ``m ~ Bin(h, 1/2)`` are liked:
@@ -231,7 +231,7 @@ def maxsense_sketch_information(n_items: int, w: int, eps: float, theta: float =
 def adaptive_lower_bound(n_items: float, eps: float) -> int:
     """Thm 6.1: first ``T`` with ``δ_T ≥ (N/2 − 1) ln 2``, ``δ_{T+1} = δ_T + (C/N) max(1, δ_T)``, ``δ₀ = 0``.
 
-    ``C = 40 ε'²``, ``ε' = e^ε − 1`` (spec §7-A16). Solved in closed form: linear growth up to
+    ``C = 40 ε'²``, ``ε' = e^ε − 1`` (note ``note-rec-adaptive``). Solved in closed form: linear growth up to
     ``δ = 1``, geometric with ratio ``1 + C/N`` after.
     """
     n = float(_items(n_items))

@@ -1,4 +1,4 @@
-"""Clustering steps of the server and the exact-recovery metrics (spec §3, "Success measurement")."""
+"""Clustering steps of the server and the exact-recovery metrics (note ``note-rec-u90``)."""
 
 from __future__ import annotations
 
@@ -95,8 +95,8 @@ def kmeans_1d(values: ArrayLike, k: int) -> NDArray[np.int64]:
 def spectral_labels(matrix: ArrayLike, k: int, rng: np.random.Generator) -> NDArray[np.int64]:
     """Pairwise-Preference's server step (Fig. 1): spectral projection, then k-means.
 
-    Rows of ``Â X`` (``X`` the eigenvectors of the ``k`` largest eigenvalues in magnitude, spec §7-A3)
-    are clustered by :func:`kmeans` with k-means++ and ten starts.
+    Rows of ``Â X`` (``X`` the eigenvectors of the ``k`` largest eigenvalues in magnitude, note
+    ``note-rec-pp-sketch``) are clustered by :func:`kmeans` with k-means++ and ten starts.
     """
     a = np.asarray(matrix, dtype=float)
     if a.ndim != 2 or a.shape[0] != a.shape[1]:

@@ -1,9 +1,9 @@
 """Success curves: how often a scheme recovers the item clusters exactly, as the number of users grows.
 
 A :class:`Setting` fixes the algorithm, the model and the privacy level; :func:`success_curves` runs
-``trials`` independent recoveries at every number of users of a grid (in parallel, every cell with
-its own generator keyed by its position) and :func:`crossing` reads off ``U_90``, the number of users
-at which 90% of the runs recover every item (spec §7-A9).
+``trials`` independent recoveries at every number of users of a grid (through :func:`dpnet.sweep.sweep`,
+every cell with its own child of a named stream, keyed by its position) and :func:`crossing` reads off
+``U_90``, the number of users at which 90% of the runs recover every item.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from scipy.optimize import isotonic_regression
 from dpnet.errors import ParameterError
 from dpnet.recommender.cluster import kmeans_1d, misclassified, spectral_labels
 from dpnet.recommender.ldp import eps_hat
-from dpnet.recommender.model import BlockModel, delta_min, item_labels
+from dpnet.recommender.model import BlockModel, delta_min, item_labels, predicted_u
 from dpnet.recommender.simulate import (
     SKETCHES,
     maxsense_scores,
@@ -30,7 +30,7 @@ from dpnet.recommender.simulate import (
     pairwise_matrix,
     pairwise_matrix_per_user,
 )
-from dpnet.sweep import run_sweep
+from dpnet.sweep import Stream, sweep
 
 __all__ = [
     "ALGORITHMS",
@@ -38,6 +38,7 @@ __all__ = [
     "crossing",
     "maxsense_scale",
     "pairwise_scale",
+    "predicted_grid",
     "record",
     "recover",
     "success_curves",
@@ -110,9 +111,13 @@ def recover(setting: Setting, n_users: int, rng: np.random.Generator) -> int:
     return misclassified(labels, kmeans_1d(scores, model.L))
 
 
-def _cell(task: tuple[Setting, int, int], rng: np.random.Generator) -> NDArray[np.int64]:
-    setting, n_users, trials = task
+def _cell(task: tuple[int, int, Setting, int, int], rng: np.random.Generator) -> NDArray[np.int64]:
+    _, _, setting, n_users, trials = task
     return np.array([recover(setting, n_users, rng) for _ in range(trials)], dtype=np.int64)
+
+
+def _cell_key(task: tuple[int, int, Setting, int, int]) -> tuple[int, int]:
+    return task[0], task[1]
 
 
 def success_curves(
@@ -120,31 +125,56 @@ def success_curves(
     grids: Sequence[ArrayLike],
     *,
     trials: int,
-    seed: int,
-    key: int,
-    desc: str = "recoveries",
+    stream: Stream,
+    desc: str = "",
 ) -> pd.DataFrame:
     """Run ``trials`` recoveries at every ``U`` of ``grids[s]`` for every setting ``s``.
 
-    Cell ``(s, j)`` draws from ``SeedSequence([seed, key, s, j])``. Returns one row per cell:
-    ``setting`` (index), ``U``, ``success`` (fraction with no error), ``error`` (mean misclassified
-    fraction) and ``trials``.
+    Parameters
+    ----------
+    settings
+        The configurations, in order.
+    grids
+        One grid of user counts per setting (rounded to integers).
+    trials
+        Independent recoveries per cell.
+    stream
+        The sweep's named stream: cell ``(s, j)`` draws from ``stream.child(s, j)``, so its draws
+        depend only on its position, never on the number of worker processes.
+    desc
+        Label of the progress bar (default: the stream's name).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell: ``setting`` (index), ``U``, ``success`` (fraction with no error), ``error``
+        (mean misclassified fraction) and ``trials``.
     """
     if len(settings) != len(grids) or trials < 1:
         raise ParameterError("give one grid of user counts per setting, and trials ≥ 1")
-    tasks, keys = [], []
-    for s, (setting, grid) in enumerate(zip(settings, grids, strict=True)):
-        for j, n_users in enumerate(np.asarray(grid, dtype=float)):
-            tasks.append((setting, round(float(n_users)), trials))
-            keys.append((key, s, j))
-    errors = run_sweep(_cell, tasks, seed=seed, keys=keys, desc=desc)
+    tasks = [
+        (s, j, setting, round(float(n_users)), trials)
+        for s, (setting, grid) in enumerate(zip(settings, grids, strict=True))
+        for j, n_users in enumerate(np.asarray(grid, dtype=float))
+    ]
+    errors = sweep(_cell, tasks, stream, key=_cell_key, desc=desc)
     return pd.DataFrame({
-        "setting": [k[1] for k in keys],
-        "U": [t[1] for t in tasks],
-        "success": [float(np.mean(e == 0)) for e in errors],
-        "error": [float(np.mean(e)) / t[0].model.n_items for e, t in zip(errors, tasks, strict=True)],
+        "setting": [t[0] for t in tasks],
+        "U": [t[3] for t in tasks],
+        "success": [float(np.mean(errors[t] == 0)) for t in tasks],
+        "error": [float(np.mean(errors[t])) / t[2].model.n_items for t in tasks],
         "trials": trials,
     })  # fmt: skip
+
+
+def predicted_grid(setting: Setting, lo: float = 0.1, hi: float = 4.0, num: int = 15) -> NDArray[np.float64]:
+    """Users from ``lo`` to ``hi`` times MaxSense's Gaussian prediction of ``U_90``, geometrically spaced.
+
+    The grid of a measurement, placed where the transition is expected; the measurement itself does
+    not use the prediction.
+    """
+    u = predicted_u(setting.model, setting.eps, theta=setting.theta, n_bits=setting.n_bits)
+    return u * np.geomspace(lo, hi, num)
 
 
 def crossing(users: ArrayLike, rate: ArrayLike, level: float = 0.9) -> float:
@@ -164,7 +194,7 @@ def crossing(users: ArrayLike, rate: ArrayLike, level: float = 0.9) -> float:
 
 
 def pairwise_scale(n_items: int, eps: float) -> float:
-    """Pairwise-Preference's measured scale ``N ln N / ε̂²`` (spec E3)."""
+    """Pairwise-Preference's measured scale ``N ln N / ε̂²`` (the rich regime's ``N log N``, with ε̂²)."""
     return n_items * math.log(n_items) / eps_hat(eps) ** 2
 
 

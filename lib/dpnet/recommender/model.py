@@ -94,12 +94,12 @@ class BlockModel:
 
 
 def m_asym(n_items: int, w: int) -> BlockModel:
-    """M-asym (spec §6): one user type, two equal clusters liked with probability 0.9 and 0.1."""
+    """M-asym: one user type, two equal clusters liked with probability 0.9 and 0.1 (``note-rec-models``)."""
     return BlockModel((1.0,), (0.5, 0.5), ((0.9, 0.1),), n_items, w)
 
 
 def m_sym(n_items: int, w: int) -> BlockModel:
-    """M-sym (spec §6): two equal user types, each liking its own cluster (0.9) and not the other (0.1)."""
+    """M-sym: two equal user types, each liking its own cluster (0.9) and not the other (0.1)."""
     return BlockModel((0.5, 0.5), (0.5, 0.5), ((0.9, 0.1), (0.1, 0.9)), n_items, w)
 
 
@@ -128,7 +128,8 @@ def maxsense_means(model: BlockModel, eps: float, theta: float = 1.0) -> NDArray
     """``μ_l = E[B_i]/U`` for an item of cluster ``l`` under the Bernoulli-rating model (exact).
 
     ``μ_l = p [f + (ε̂/2) π_l]`` with ``p = θ/w``, ``π_l = 1 − Σ_k α_k Q_k (1 − ρ b_kl)/(1 − p ρ b_kl)``
-    and ``Q_k = Π_l' (1 − p ρ b_kl')^{β_l' N}`` (proof of Thm 5.1, typos fixed: spec §7-A5).
+    and ``Q_k = Π_l' (1 − p ρ b_kl')^{β_l' N}`` (proof of Thm 5.1, typos fixed:
+    ``note-rec-maxsense-means``).
     Each ``B_i`` is exactly ``Binomial(U, μ_l)``, since users are i.i.d.
     """
     theta = _check_theta(model, theta)
@@ -142,12 +143,12 @@ def maxsense_means(model: BlockModel, eps: float, theta: float = 1.0) -> NDArray
 def predicted_success(
     model: BlockModel, eps: float, n_users: float, theta: float = 1.0, n_bits: int = 1
 ) -> float:
-    """Gaussian prediction of MaxSense's exact-recovery probability with ``n_users`` users (spec E4).
+    """Gaussian prediction of MaxSense's exact-recovery probability with ``n_users`` users.
 
     ``B_i ≈ N(U μ_l, U μ_l (1 − μ_l))``, items independent; an item is right when it falls between the
     thresholds that split adjacent clusters (sorted by ``μ``) at equal standard scores. For ``L = 2``
     this is ``Φ(x)^N`` with ``x = √U (μ₁ − μ₂)/(σ₁ + σ₂)``. Multi-MaxSense (``n_bits = Q``) is predicted
-    as ``Q U`` users at ``ε/Q`` (the paper's analysis, spec §7-A8).
+    as ``Q U`` users at ``ε/Q`` (the paper's analysis, note ``note-rec-multi-q``).
     """
     mu = maxsense_means(model, eps / n_bits, theta)
     order = np.argsort(mu)
@@ -187,7 +188,7 @@ def predicted_u(
 
 
 def distortion_ratio(n_items: int, level: float = 0.9, error: float = 0.05) -> float:
-    """Gaussian model's ``U_level(exact recovery) / U(mean misclassified fraction = error)`` (spec E9).
+    """Gaussian model's ``U_level(exact recovery) / U(mean misclassified fraction = error)`` (the book's E9).
 
     Exact recovery of all ``N`` items needs every standard score above ``Φ⁻¹(level^{1/N})``; a mean error
     ``error`` needs it above ``Φ⁻¹(1 − error)``. Users scale as the square, so the ratio is

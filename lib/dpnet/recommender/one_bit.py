@@ -1,4 +1,4 @@
-"""The 1-bit sketch schemes of the toy example (§1) and Thm 4.3 (spec Alg. 4), ``w = 1``, non-private.
+"""The 1-bit sketch schemes of the toy example (§1) and Thm 4.3, ``w = 1``, non-private.
 
 Each user holds one item ``I_u`` (uniform on ``[N]``) and its bit ``Z_{I_u}``; the server must learn
 every bit. Each function returns, for ``trials`` independent runs, the number of users the scheme
@@ -51,8 +51,8 @@ def users_needed(scheme: str, n_items: int, trials: int, rng: np.random.Generato
 
 
 def approximate_u90(scheme: str, n_items: float) -> float:
-    """Spec's approximations of the 90% quantiles (Alg. 4): ``N(ln N + 2.25)``, ``× log₂(2N)``,
-    ``2N²(ln N + 2.25)`` and ``2N² + 2.6 N^{1.5}``."""
+    """The book's approximations of the 90% quantiles (``note-rec-one-bit``): ``N(ln N + 2.25)``,
+    ``× log₂(2N)``, ``2N²(ln N + 2.25)`` and ``2N² + 2.6 N^{1.5}``."""
     n = float(n_items)
     collector = n * (math.log(n) + _LOG_90)
     if scheme == "unconstrained":

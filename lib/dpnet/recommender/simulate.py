@@ -1,4 +1,4 @@
-"""Simulators of the users' private sketches and of the server's aggregates (spec §3).
+"""Simulators of the users' private sketches and of the server's aggregates (note ``note-rec-models``).
 
 The *aggregate* simulators draw the server's sufficient statistics directly, exactly in
 distribution, so their cost does not grow with the number of users ``U``:
@@ -74,8 +74,8 @@ def pair_sketch_probabilities(
 ) -> NDArray:
     """``P[S₀ = 1]`` for a user queried on a pair of items of clusters ``(l, l')``, as an (L, L) array.
 
-    Sketches (spec §7-A1): ``"agree"`` is Fig. 1's ``1{R̂_i = R̂_j}`` with unrated items counted as 0;
-    ``"both_like"`` is the prose's "rated both positively"; ``"agree_rated"`` is App. B's "both rated
+    Sketches (``note-rec-pp-sketch``): ``"agree"`` is Fig. 1's ``1{R̂_i = R̂_j}`` with unrated items counted
+    as 0; ``"both_like"`` is the prose's "rated both positively"; ``"agree_rated"`` is App. B's "both rated
     and equal". With ``support_known`` the pair is drawn from the user's rated items (both rated).
     """
     if sketch not in SKETCHES:
@@ -207,7 +207,7 @@ def maxsense_scores_per_user(
     """MaxSense scores following each user; ``ratings="subset"`` is the exact ``w``-subset model of §2.1.
 
     With ``"subset"`` only the rated items' sensing bits matter for ``S₀``; the others are independent
-    of ``S`` and are added as ``Binomial(#{S = 1, i ∉ W_u}, p)`` (spec §3), which is exact.
+    of ``S`` and are added as ``Binomial(#{S = 1, i ∉ W_u}, p)`` which is exact.
     """
     n_users, labels = _check_users(n_users), _check_labels(model, labels)
     theta = _check_theta(model, theta)
@@ -246,7 +246,7 @@ def multi_maxsense_scores(
 ) -> NDArray[np.int64]:  # fmt: skip
     """Multi-MaxSense scores as the paper's analysis treats them: ``Q U`` independent users at ``ε/Q``.
 
-    Exact only for one user type under the Bernoulli-rating model (spec §7-A8); see
+    Exact only for one user type under the Bernoulli-rating model (note ``note-rec-multi-q``); see
     :func:`multi_maxsense_scores_per_user` for the scheme as specified.
     """
     n_bits = _check_bits(model, _check_theta(model, theta), n_bits)

@@ -105,6 +105,7 @@ CATALOGUE: tuple[Item, ...] = (
         ("E7", "1-bit sketches"),
         ("E8", "Adaptive lower bound"),
         ("E9", "Distortion vs exact recovery"),
+        ("E10", "MovieLens 100k, semi-synthetic"),
     ]),
     *_items("004", "functional-perturbation", [
         ("E0", "Hypothesis-testing view of ε"),

@@ -113,12 +113,13 @@ def floor_checks(floors: Mapping[float, float]) -> list[Check]:
         "the smallest larger error max(p_FA, p_MD) of an ε-DP test equals 1/(1 + e^ε) within "
         f"{FLOOR_TOLERANCE:g} (the slides' bound, for the larger error: derivation)"
     )
+    # against the corrected closed form: the slides claim the bound for each error, not its tightness
     if not floors:
-        return [Check(claim, None, "undefined: no ε given", "floor")]
+        return [Check(claim, None, "undefined: no ε given", "floor", "reference")]
     exact = {eps: math.exp(-eps) / (1 + math.exp(-eps)) for eps in floors}  # 1/(1 + e^ε), no overflow
     ok = all(abs(f - exact[eps]) <= FLOOR_TOLERANCE for eps, f in floors.items())
     detail = "; ".join(f"ε = {eps:g}: {f:.5f} vs {exact[eps]:.5f}" for eps, f in floors.items())
-    return [Check(claim, ok, detail, "floor")]
+    return [Check(claim, ok, detail, "floor", "reference")]
 
 
 def projection_checks(expansion: float, variational: float) -> list[Check]:
@@ -132,6 +133,7 @@ def projection_checks(expansion: float, variational: float) -> list[Check]:
             _finite(expansion) and expansion <= t["expansion"],
             f"measured {expansion:.3g}",
             "non-expansive",
+            against="reference",
         ),
         Check(
             f"the projection satisfies the variational inequality (ĉ − Pĉ)ᵀ(y − Pĉ) ≤ {t['variational']:g} "
@@ -139,6 +141,7 @@ def projection_checks(expansion: float, variational: float) -> list[Check]:
             _finite(variational) and variational <= t["variational"],
             f"largest over 100 draws {variational:.3g}",
             "variational",
+            against="reference",
         ),
     ]
 
@@ -157,6 +160,7 @@ def feasibility_checks(violations: Mapping[str, float]) -> list[Check]:
             _finite(v) and v <= 0.0,
             f"largest violation {v:.3g}",
             names[problem],
+            against="reference",  # a property of the book's problems and set S, not a claim of the slides
         )
         for problem, v in violations.items()
     ]
@@ -171,9 +175,9 @@ def calibration_checks(optimal_p: Mapping[float, float], energy_error: float) ->
     )
     if optimal_p:
         p_ok = all(abs(p - q / 2) <= OPTIMAL_P_TOLERANCE for q, p in optimal_p.items())
-        p_check = Check(p_claim, p_ok, "p* = " + _per_q(optimal_p, ".5f"), "optimal-p")
+        p_check = Check(p_claim, p_ok, "p* = " + _per_q(optimal_p, ".5f"), "optimal-p", "reference")
     else:
-        p_check = Check(p_claim, None, "undefined: no q given", "optimal-p")
+        p_check = Check(p_claim, None, "undefined: no q given", "optimal-p", "reference")
     return [
         p_check,
         Check(
@@ -182,6 +186,7 @@ def calibration_checks(optimal_p: Mapping[float, float], energy_error: float) ->
             _finite(energy_error) and energy_error <= ENERGY_TOLERANCE,
             f"relative error {energy_error:.3g}",
             "noise-energy",
+            against="reference",
         ),
     ]
 
@@ -212,7 +217,10 @@ def _linear_ratio_checks(linear_ratio: Mapping[tuple[float, float], float]) -> l
         )
     else:
         denoise = Check(denoise_claim, None, "undefined: no (q, ε) compared in this run")
-    return [linear._replace(name="linear-regime"), denoise._replace(name="denoising")]
+    return [
+        linear._replace(name="linear-regime", against="reference"),
+        denoise._replace(name="denoising", against="reference"),
+    ]
 
 
 def tradeoff_checks(
@@ -271,8 +279,8 @@ def tradeoff_checks(
         why = f"undefined: fewer than two ε in [{lo:g}, {hi:g}]"
         range_check, steeper_check = Check(range_claim, None, why), Check(steeper_claim, None, why)
     slope_checks = [
-        range_check._replace(name="slope-range"),
-        steeper_check._replace(name="steeper-than-bound"),
+        range_check._replace(name="slope-range", against="reference"),
+        steeper_check._replace(name="steeper-than-bound", against="reference"),
     ]
     order_claim = (
         f"at ε = {ORDER_EPS:g} the mean error is smaller for larger q: smoother noise with a smaller ζ(q) "
@@ -285,20 +293,22 @@ def tradeoff_checks(
             all(a < b for a, b in itertools.pairwise(ordered)),
             " < ".join(f"{error_at_10[q]:.3g} (q = {q:g})" for q in sorted(error_at_10, reverse=True)),
             "order-in-q",
+            "reference",
         )
     else:
         why = f"undefined: it needs ε = {ORDER_EPS:g} and two values of q"
-        order = Check(order_claim, None, why, "order-in-q")
+        order = Check(order_claim, None, why, "order-in-q", "reference")
     saturation_claim = (
         f"at ε = {SATURATION_EPS:g} the error saturates: mean error ≥ {SATURATION_MIN:g} at every q "
         "(derivation)"
     )
     if _finite(error_at_smallest) or math.isinf(float(error_at_smallest)):
         saturated = _at_least(error_at_smallest, SATURATION_MIN)
-        saturation = Check(saturation_claim, saturated, f"smallest {error_at_smallest:.3g}", "saturation")
+        detail = f"smallest {error_at_smallest:.3g}"
+        saturation = Check(saturation_claim, saturated, detail, "saturation", "reference")
     else:
         why = f"undefined: ε = {SATURATION_EPS:g} is not in this run"
-        saturation = Check(saturation_claim, None, why, "saturation")
+        saturation = Check(saturation_claim, None, why, "saturation", "reference")
     return [falls, *slope_checks, *_linear_ratio_checks(linear_ratio), order, saturation]
 
 
@@ -311,6 +321,7 @@ def truncation_checks(bias: Mapping[str, float]) -> list[Check]:
             _finite(b) and b < TRUNCATION_BIAS[name],
             f"measured {b:.3g}",
             "truncation-bias" if name == "logistic" else f"truncation-bias-{name}",
+            against="reference",
         )
         for name, b in bias.items()
     ]
@@ -326,6 +337,7 @@ def case_study_checks(error_1: float, error_10: float) -> list[Check]:
             _finite(error_1) and CASE_ERROR_RANGE[0] <= error_1 <= CASE_ERROR_RANGE[1],
             f"measured {error_1:.4g}",
             "error-at-1",
+            against="reference",
         ),
         Check(
             f"ten times the budget divides the error by {CASE_RATIO_RANGE[0]:g} to {CASE_RATIO_RANGE[1]:g}, "
@@ -333,6 +345,7 @@ def case_study_checks(error_1: float, error_10: float) -> list[Check]:
             _finite(ratio) and CASE_RATIO_RANGE[0] <= ratio <= CASE_RATIO_RANGE[1],
             f"error(1)/error(10) = {ratio:.4g}",
             "tenfold",
+            against="reference",
         ),
     ]
 
@@ -364,6 +377,7 @@ def huang_floor_checks(floor_short: float, floor_long: float) -> list[Check]:
             _at_least(floor_short, HUANG_FLOOR_MIN),
             f"floor {floor_short:.3g}",
             "floor-short",
+            against="reference",  # the slides say "finite sum"; the book's 5e-3 decides the verdict
         ),
         Check(
             f"with Σ s_k = 10 the noise-free schedule gets within {HUANG_FLOOR_MAX:g} of x* "
@@ -371,6 +385,7 @@ def huang_floor_checks(floor_short: float, floor_long: float) -> list[Check]:
             _finite(floor_long) and floor_long < HUANG_FLOOR_MAX,
             f"floor {floor_long:.3g}",
             "floor-long",
+            against="reference",
         ),
     ]
 
@@ -399,5 +414,6 @@ def record_checks(relative_change: float) -> list[Check]:
             _finite(relative_change) and relative_change < RECORD_STABILITY,
             f"measured {relative_change:.3g}",
             "sensitivity-converged",
+            against="reference",
         )
     ]
