@@ -1,11 +1,11 @@
 """Speed of Chapter 6 (distributed-estimation), printed, not asserted.
 
-Targets (issue 7): one T = 100 run on the 4941-node US grid and one T = 1096 run on the 969-node German
-graph each well under a second; the chapter's full mode under 2 minutes on 2 cores. The authors'
+Targets (the book's budget): one T = 100 run on the 4941-node US grid and one T = 1096 run on the 969-node
+German graph each well under a second; the chapter's full mode under 2 minutes on 2 cores. The authors'
 published script needs about 12 minutes (wall clock, 2 cores) for Figure 7's US panel alone, because it
 advances one run at a time with a dense 4941 × 4941 matrix. This benchmark times such a dense,
-one-run-at-a-time loop on a few runs, extrapolates it to the panel's 320 runs (4 mechanisms × 8 ε × 10
-draws), and prints the ratio to this library's sparse, stacked computation of the same panel.
+one-run-at-a-time loop on a few runs, extrapolates it to the panel's 320 runs (4 mechanisms × 8 ε × 10 draws),
+and prints the ratio to this library's sparse, stacked computation of the same panel.
 
 Run: ``python benchmarks/bench_estimation.py`` (or ``make bench``); needs the data (mirror or cache).
 """

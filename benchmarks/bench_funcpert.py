@@ -1,6 +1,6 @@
 """Speed of Chapter 8 (functional-perturbation), printed, not asserted.
 
-Target (issue 9): full mode under 5 minutes on 2 cores. The cost is the projection onto S (a
+The book's target: full mode under 5 minutes on 2 cores. The cost is the projection onto S (a
 least-distance QP per agent and draw) and the minimisation of the perturbed sum; this prints both for
 the 1-D and 2-D problems, and the time of one (q, ε) cell of the trade-off at the full mode's 100 draws.
 

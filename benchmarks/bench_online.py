@@ -1,8 +1,8 @@
 """Speed of Chapter 5 (online-learning), printed, not asserted.
 
-Target (issue 6): the whole chapter in full mode under 2 minutes on one core. This prints the full-mode
-cost of its parts on one core's worth of work: the convergence check, the privacy sweep (every ε on one
-set of streams), one graph or arrival-rate curve (the chapter runs six), and the clinical streams.
+Target (the book's budget): the whole chapter in full mode under 2 minutes on one core. This prints the
+full-mode cost of its parts on one core's worth of work: the convergence check, the privacy sweep (every ε on
+one set of streams), one graph or arrival-rate curve (the chapter runs six), and the clinical streams.
 
 Run: ``python benchmarks/bench_online.py`` (or ``make bench``); needs the data (mirror or cache).
 """

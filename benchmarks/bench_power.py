@@ -1,6 +1,6 @@
 """Speed of the privacy–power computations (Chapter 1), printed, not asserted.
 
-Target (issue 2): one Laplace heat map — 16 (n, p) cells × 100 ε × (5000 + 5000) draws, for both
+Target: one Laplace heat map — 16 (n, p) cells × 100 ε × (5000 + 5000) draws, for both
 noise models — in under 10 s on one core. Full mode repeats that heat map ``mc_repeats`` times
 (the chapter's full-mode default), so its time is printed too.
 

@@ -1,6 +1,6 @@
 """Speed of Chapter 4 (treatment-identification), printed, not asserted.
 
-Targets (issue 5): the whole chapter in full mode under 5 minutes on 2 cores (here: on one), encryption
+The book's targets: the whole chapter in full mode under 5 minutes on 2 cores (here: on one), encryption
 timings included; the DP test for n = 96 centres and 40,960 rows under 10 s on one core. This prints
 the full-mode cost of each part: one Figure 6 point (1000 replications, both variants), the best-arm
 curve, and the runtime study (which is itself a measurement, one core).

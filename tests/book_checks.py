@@ -10,20 +10,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from dpnet.chapters import CHAPTER_IDS
 from dpnet.reference.catalogue import CATALOGUE
 
 REPORT = "chapters/reproducibility.html"
-#: The chapters written to the book's authoring pattern (book/making.md).
-PATTERN_CHAPTERS: tuple[str, ...] = (
-    "power-tradeoff",
-    "distributed-mle",
-    "hypothesis-testing",
-    "treatment-identification",
-    "online-learning",
-    "distributed-estimation",
-    "recommender-maxsense",
-    "functional-perturbation",
-)
+#: The chapters (every one is written to the book's authoring pattern, book/making.md); the report last.
+PATTERN_CHAPTERS: tuple[str, ...] = tuple(c for c in CHAPTER_IDS if c != "reproducibility")
 
 
 def ids(page: Path) -> set[str]:

@@ -276,12 +276,8 @@ def test_lower_bound_is_zero_as_printed_and_positive_with_the_proof_s_numerator(
 
 def test_erdos_renyi_edge_probability_below_connectivity_is_refused_up_front() -> None:
     """G(n, p) below ln(n)/n is almost never connected: refused by name, not after 1000 failed draws."""
-    from dpnet import chapters
-    from dpnet.chapters import distributed_mle
-    from dpnet.errors import ParameterError
-
     with pytest.raises(ParameterError, match=r"^edge_prob must be at least ln\(n\)/n = 0.322"):
-        chapters.resolve("distributed-mle", {"graph": "erdos_renyi", "edge_prob": 0.01})
-    assert chapters.resolve("distributed-mle", {"edge_prob": 0.01})["edge_prob"] == 0.01  # unused: complete
-    P = chapters.resolve("distributed-mle", {"graph": "erdos_renyi", "edge_prob": 0.33})
-    assert distributed_mle.instance(P).n == 5
+        resolve("distributed-mle", {"graph": "erdos_renyi", "edge_prob": 0.01})
+    assert resolve("distributed-mle", {"edge_prob": 0.01})["edge_prob"] == 0.01  # unused: complete
+    P = resolve("distributed-mle", {"graph": "erdos_renyi", "edge_prob": 0.33})
+    assert chapter.instance(P).n == 5

@@ -72,7 +72,12 @@ def test_the_non_private_budget_is_accepted_in_every_spelling() -> None:
 
 
 def test_named_streams_keep_the_integer_keys_of_the_published_runs() -> None:
-    """Every stream that seeded the published runs is today's task_generators key: no draw changed."""
+    """Every stream that seeded the published runs draws as its integer key did: no draw changed.
+
+    The keys are written out here, as the chapter's code passed them before its streams had names (an
+    independent record: reading them from ``SCHEMA.streams`` would prove nothing), and the schema must
+    declare exactly these.
+    """
     P = resolve("recommender-maxsense", {})
     legacy = {
         "p002-e0": (0,),
@@ -81,6 +86,8 @@ def test_named_streams_keep_the_integer_keys_of_the_published_runs() -> None:
         "p002-e4": (12,),
         "p002-e4/transition": (13,),
         "p002-e4/theta": (14,),
+        "p002-e4/exact-fast": (15,),
+        "p002-e4/exact-subset": (16,),
         "p002-e4/means-fast": (4, 0),
         "p002-e4/means-subset": (4, 1),
         "p002-e5/pairwise": (17,),
@@ -88,14 +95,20 @@ def test_named_streams_keep_the_integer_keys_of_the_published_runs() -> None:
         "p002-e5/exponent": (19,),
         "p002-e5/symmetric": (20,),
         "p002-e6": (21,),
-        "p002-e8": (24,),
+        "p002-e6/independent-bits": (22,),
+        "p002-e6/per-user": (23,),
+        "p002-e7/unconstrained": (7, 0),
+        "p002-e7/average_bit": (7, 1),
+        "p002-e7/point_query": (7, 2),
         "p002-e7/adaptive": (7, 3),
+        "p002-e8": (24,),
     }
+    assert dict(chapter.SCHEMA.streams) == legacy
     for name, key in legacy.items():
         (old,) = task_generators(P.seed, 1, [key])
         assert np.array_equal(P.rng(name).random(4), old.random(4)), name
     assert P.stream("p002-e4").child(2, 5).key == (12, 2, 5)
-    assert P.stream("p002-e10/fit").key not in {tuple(k) for k in legacy.values()}
+    assert P.stream("p002-e10/fit").key not in set(legacy.values())
 
 
 # --------------------------------------------------------------------------------------------------

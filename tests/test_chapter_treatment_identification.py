@@ -240,3 +240,19 @@ def test_reseeded_noise_never_misorders_the_actg_treatments(actg: pd.DataFrame) 
         wrong[kind] = [r["wrong treatment"] for r in rates.values()]
     assert wrong["reseeded"] == [0.0, 0.0, 0.0]
     assert min(wrong["independent"]) > 0.3
+
+
+def test_difference_noise_sd_and_the_curve_at_a_budget(actg: pd.DataFrame) -> None:
+    """The noise GM sees on the difference of two arms is 2Δ|Θ|√(nK)/ε; the curve reads off its grid."""
+    P = resolve("treatment-identification", {})
+    arms = chapter.four_arms(P, actg)
+    K, n = arms.schedule(1.0).K, len(arms.table)
+    assert arms.difference_noise_sd(1.0) == pytest.approx(2 * arms.delta * 4 * math.sqrt(n * K), rel=1e-12)
+    assert arms.difference_noise_sd(10.0) == pytest.approx(arms.difference_noise_sd(1.0) / 10, rel=1e-12)
+    frame = pd.DataFrame(
+        [{"eps": e, "algorithm": k, "probability": p, "probability, as published": p}
+         for e, p in ((1.0, 0.2), (100.0, 0.9)) for k in chapter.ALGORITHMS]
+    )  # fmt: skip
+    curve = chapter.BestArmCurve(frame, 0.95, 4)
+    assert curve.at(100.0) == {k: 0.9 for k in chapter.ALGORITHMS}
+    assert all(math.isnan(p) for p in curve.at(30.0).values())

@@ -45,7 +45,7 @@ def _most_at_once(spans: list[tuple[float, float]], after: float = -np.inf) -> i
 def slots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> cores.Slots:
     monkeypatch.delenv("DPNET_JOBS", raising=False)
     monkeypatch.setenv(cores.ENV, str(tmp_path))
-    return cores.Slots(tmp_path, 3)
+    return cores.Slots.create(tmp_path, 3)
 
 
 def test_borrow_takes_only_free_slots_and_release_gives_them_back(slots: cores.Slots) -> None:

@@ -1,4 +1,4 @@
-"""Private distributed estimation and online learning (paper 001; spec 001 §2, §3, §7): noise scales,
+"""Private distributed estimation and online learning (paper 001): noise scales,
 Algorithms 1–5 against their closed forms, exact moments against Monte Carlo, graph facts, rates, optimal
 noise, the two datasets and the error-against-ε table."""
 
@@ -96,7 +96,7 @@ def block_copies(A: sparse.csr_array, K: int) -> sparse.csr_array:
 
 
 def test_smooth_sensitivity_is_eq11() -> None:
-    """S*(s) = 2 ln(2/δ)/(e ε s), 3.89828 at s = ε = 1, δ = 0.01 (spec §7 A5)."""
+    """S*(s) = 2 ln(2/δ)/(e ε s), 3.89828 at s = ε = 1, δ = 0.01 (paper eq. 11, computed by hand)."""
     assert float(smooth_sensitivity(1.0, 1.0, DELTA)) == pytest.approx(TWO_LN_200_OVER_E, rel=1e-14)
     assert float(smooth_sensitivity(1.0, 1.0, DELTA)) == pytest.approx(3.89828, abs=5e-6)
     s = np.array([0.25, 1.0, 3.0, 20.0])
@@ -119,7 +119,7 @@ def test_signal_smooth_scales_under_both_calibrations(eps: float) -> None:
 
 @pytest.mark.parametrize("eps", [0.25, 1.0, 3.0])
 def test_network_smooth_scales_under_both_calibrations(eps: float) -> None:
-    """Network DP (spec §2.5): max(2a_i/ε, 2S*) (authors' code) and 2 max(a_i, S*)/ε (text)."""
+    """Network DP: max(2a_i/ε, 2S*) (authors' code) and 2 max(a_i, S*)/ε (the paper's text)."""
     s = np.array([0.5, 2.0, 80.0, 400.0])
     a = np.array([0.5, 0.25, 0.2, 1 / 3])
     authors = smooth_scales("network", s, eps, delta=DELTA, a=a, calibration="authors_code")
@@ -150,7 +150,7 @@ def test_network_smooth_scales_broadcast_one_weight_per_agent_over_rounds() -> N
 
 @pytest.mark.parametrize("mechanism", ["signal", "network"])
 def test_calibrations_agree_at_epsilon_one(mechanism: str) -> None:
-    """At ε = 1 the text's and the authors' scales coincide exactly (spec §2.5)."""
+    """At ε = 1 the text's and the authors' scales coincide exactly (note-est-smooth-calibration)."""
     s = np.exp(np.random.default_rng(2).normal(0.0, 2.0, size=(6, 3)))
     a = np.array([0.5, 0.2, 1 / 3, 0.25, 0.1, 0.9])
     kw = {"delta": DELTA, "a": a}
@@ -189,7 +189,7 @@ def test_sensitivity_sets_scale_names_the_larger_term(eps: float) -> None:
 
 
 def test_laplace_scales_with_global_sensitivity() -> None:
-    """Signal DP: Δ/ε; Network DP: max(Δ, a_i)/ε (spec §2.4)."""
+    """Signal DP: Δ/ε; Network DP: max(Δ, a_i)/ε (the paper's mechanisms with a global sensitivity)."""
     a = np.array([0.5, 0.1, 2.0, 1.0])
     sig = laplace_scales("signal", 1.5, 0.25)
     assert sig.shape == () and float(sig) == pytest.approx(6.0, rel=1e-15)
@@ -247,7 +247,7 @@ def test_privacy_rejects_bad_inputs(call, match: str) -> None:
 
 
 def test_mvue_without_noise_is_a_power_of_a() -> None:
-    """Algorithms 1 and 3 with zero noise: ν_t = μ_t = A^t ξ, t = 0..T (spec §2.6)."""
+    """Algorithms 1 and 3 with zero noise: ν_t = μ_t = A^t ξ, t = 0..T (the paper's update rule)."""
     G = lollipop()
     A, n, T = dense_mh(G), G.number_of_nodes(), 9
     xi = np.random.default_rng(0).normal(size=(n, 3))  # only column 0 is used
@@ -275,7 +275,7 @@ def test_mvue_noise_enters_once() -> None:
 
 
 def test_ol_signal_closed_form() -> None:
-    """Algorithm 2/4 without noise: μ_t = (1/t) Σ_{τ≤t} A^{t−τ} ξ_τ (spec §2.6)."""
+    """Algorithm 2/4 without noise: μ_t = (1/t) Σ_{τ≤t} A^{t−τ} ξ_τ (the paper's update rule, unrolled)."""
     G = lollipop()
     A, n, T = dense_mh(G), G.number_of_nodes(), 12
     xi = np.random.default_rng(5).normal(2.0, 1.0, size=(n, T + 3))
@@ -331,7 +331,8 @@ def test_fresh_noise_each_round_follows_the_round_scales(algorithm: str) -> None
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_network_average_equals_running_input_mean(algorithm: str) -> None:
-    """mean_i ν_{i,t} equals the running mean of ξ + d exactly, for every algorithm (spec §7 B)."""
+    """mean_i ν_{i,t} equals the running mean of ξ + d exactly, for every algorithm (A is doubly
+    stochastic)."""
     G = lollipop()
     n, T = G.number_of_nodes(), 15
     xi = np.random.default_rng(12).normal(3.0, 1.0, size=(n, T))
@@ -438,7 +439,7 @@ def test_simulate_rejects_non_finite_or_negative_values(
 
 @pytest.mark.parametrize("t", [1, 2, 5])
 def test_step_is_one_round_of_each_recursion(t: int) -> None:
-    """step() against the update rules of spec §2.6 on a stack of columns."""
+    """step() against the paper's update rules (Algorithms 1–5) on a stack of columns."""
     A = dense_mh(lollipop())
     W = sparse.csr_array(A)
     rng = np.random.default_rng(50 + t)
@@ -465,7 +466,7 @@ def test_mvue_naive_rejects_per_round_scales_shorter_than_horizon() -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# moments: exact second moments (spec §3) against dense algebra and Monte Carlo
+# moments: exact second moments (the book's derivation) against dense algebra and Monte Carlo
 # --------------------------------------------------------------------------------------------------
 
 
@@ -496,15 +497,16 @@ def test_exact_moments_match_dense_matrix_algebra(t: int) -> None:
 
 @pytest.fixture(scope="module")
 def rgg200() -> tuple[sparse.csr_array, np.ndarray]:
-    """RGG(200, 0.15, seed 3) with Metropolis–Hastings weights and its eigenvalues (spec §3, §7 B)."""
+    """RGG(200, 0.15, seed 3) with Metropolis–Hastings weights and its eigenvalues (the exact-moment case)."""
     G = nx.random_geometric_graph(200, 0.15, seed=3)
     assert nx.is_connected(G)
     A = networks.metropolis_hastings(G)
     return A, np.linalg.eigvalsh(A.toarray())
 
 
-def test_exact_moments_reproduce_the_spec_reference_values(rgg200) -> None:
-    """Spec §3 / §7 B, RGG(200, 0.15, seed 3), T = 60, σ = 1, V = 2·0.5² = 0.5 (computed independently)."""
+def test_exact_moments_reproduce_the_independent_reference_values(rgg200) -> None:
+    """The exact-moment case, RGG(200, 0.15, seed 3), T = 60, σ = 1, V = 2·0.5² = 0.5 (computed
+    independently)."""
     _, lam = rgg200
     V, T = 0.5, 60
     cop, cod = mvue_moments(lam, T)
@@ -516,7 +518,8 @@ def test_exact_moments_reproduce_the_spec_reference_values(rgg200) -> None:
 
 
 def test_moment_limits_in_t(rgg200) -> None:
-    """MVUE CoP → V (RMS √2 b); Alg 4: t²·E − t → t*; Alg 5: t·E → 1 + Σ_{i≥2} 1/(3 − 2λ_i) (spec §3)."""
+    """MVUE CoP → V (RMS √2 b); Alg 4: t²·E − t → t*; Alg 5: t·E → 1 + Σ_{i≥2} 1/(3 − 2λ_i)
+    (note-est-exact-moments)."""
     _, lam = rgg200
     rest = np.sort(lam)[:-1]
     assert mvue_moments(lam, 4000) == pytest.approx((1.0, 0.0), abs=1e-9)
@@ -540,7 +543,7 @@ def test_block_copies_is_a_kronecker_product() -> None:
 def test_monte_carlo_second_moments_and_theorem_bounds(
     rgg200, algorithm: str, blocks: int, n_draws: int
 ) -> None:
-    """E CoP² and E CoD² within 5% of the exact moments (spec §7 B); the theorem bounds hold on average."""
+    """E CoP² and E CoD² within 5% of the exact moments; the theorem bounds hold on average."""
     # `blocks` disjoint copies of RGG(200, 0.15, seed 3) in one call: as many independent signal draws
     # (CoD) and blocks × n_draws independent noise draws (CoP); ξ ~ N(0, 1), b = 0.5, T = 60.
     A, lam = rgg200
@@ -666,7 +669,7 @@ def test_moments_and_bounds_reject_bad_rounds_and_parameters() -> None:
 
 
 def test_theorem_bounds_are_the_stated_formulas() -> None:
-    """Theorem 3.1 (corrected eq. 8), 4.1 and 4.2 (spec §3) at arbitrary values."""
+    """Theorem 3.1 (corrected eq. 8, note-est-eq8), 4.1 and 4.2 at arbitrary values."""
     t, n, beta, V_sum, M, var_xi = 7, 50, 0.9, 12.5, 3.0, 2.0
     decay = beta**t
     assert theorem31_bound(t, n, beta, V_sum, M) == pytest.approx(
@@ -730,7 +733,7 @@ def german() -> EstimationData:
 
 
 def test_german_graph_facts(german: EstimationData) -> None:
-    """RGG(969, 0.1, seed 0): 13 236 edges, connected, a = 1/9, β* = 0.99018 (spec §7 A1, §5.2)."""
+    """RGG(969, 0.1, seed 0): 13 236 edges (paper §5.1), connected, a = 1/9, β* = 0.99018 (independent)."""
     facts = graph_facts(german.graph, german.weights)
     assert nx.is_connected(german.graph)
     assert (facts.n, facts.m) == (969, 13236)
@@ -741,7 +744,7 @@ def test_german_graph_facts(german: EstimationData) -> None:
     assert facts.a_mean == pytest.approx(0.039, abs=5e-4)
     assert facts.t_star == pytest.approx(1219, rel=1e-3)
     assert facts.network_sum == pytest.approx(353, rel=2e-3)
-    # spec §7 A3: symmetric, rows sum to 1, entries ≥ 0, λ_1 = 1 simple
+    # a Metropolis–Hastings matrix: symmetric, rows sum to 1, entries ≥ 0, λ_1 = 1 simple
     W = german.weights.toarray()
     np.testing.assert_allclose(W, W.T, atol=0)
     np.testing.assert_allclose(W.sum(axis=1), 1.0, atol=1e-12)
@@ -758,7 +761,8 @@ def us_grid() -> EstimationData:
 
 
 def test_us_grid_spectrum(us_grid: EstimationData) -> None:
-    """US grid (spec §7 A2): connected, a = 0.5, β* = λ_2 = 0.999857, λ_n = −0.9573 (sparse shift-invert)."""
+    """US grid (independent values): connected, a = 0.5, β* = λ_2 = 0.999857, λ_n = −0.9573 (sparse
+    shift-invert)."""
     A = us_grid.weights
     assert nx.is_connected(us_grid.graph)
     assert us_grid.graph.number_of_nodes() == 4941 and us_grid.graph.number_of_edges() == 6594
@@ -774,7 +778,8 @@ def test_us_grid_spectrum(us_grid: EstimationData) -> None:
 
 
 def test_us_grid_graph_facts(us_grid: EstimationData) -> None:
-    """graph_facts on the US grid (spec §7 A2, §5.1, §3): β*, λ_n, a, t*, network sum, theorem constants."""
+    """graph_facts on the US grid (paper §5.1, independent spectra): β*, λ_n, a, t*, network sum, theorem
+    constants."""
     facts = graph_facts(us_grid.graph, us_grid.weights)
     assert (facts.n, facts.m) == (4941, 6594)
     assert facts.beta_star == pytest.approx(0.999857, abs=2e-6)
@@ -826,7 +831,7 @@ def test_rates_reject_bad_windows(t: list, y: list, lo: float, hi: float, match:
 
 
 # --------------------------------------------------------------------------------------------------
-# optimal noise (spec §2.4, §7 A4)
+# optimal noise: Laplace against smooth alternatives (Koufogiannis et al.)
 # --------------------------------------------------------------------------------------------------
 
 
@@ -939,7 +944,7 @@ def test_read_dl_edgelist_rejects_single_column_rows(tmp_path: Path) -> None:
 
 
 def test_german_households_stand_in(german: EstimationData) -> None:
-    """969 households × 1096 days on RGG(969, 0.1, seed 0); log s ~ N(1.67, 1.04²) (spec §5.2)."""
+    """969 households × 1096 days on RGG(969, 0.1, seed 0); log s ~ N(1.67, 1.04²) (paper §5.1)."""
     assert german.name == "german_households" and german.name in DATASETS
     assert (german.n, german.horizon) == (969, 1096)
     assert german.signals.shape == (969, 1096) and np.all(german.signals > 0)
@@ -962,7 +967,7 @@ def test_german_households_stand_in(german: EstimationData) -> None:
 
 
 def test_us_power_grid_dataset(us_grid: EstimationData) -> None:
-    """4941 nodes, 6594 edges, T = 100 rounds of LogNormal(10, 1) signals (spec §5.1)."""
+    """4941 nodes, 6594 edges, T = 100 rounds of LogNormal(10, 1) signals (paper §5.1)."""
     assert us_grid.name == "us_power_grid" and us_grid.name in DATASETS
     assert (us_grid.n, us_grid.horizon) == (4941, 100)
     assert us_grid.graph.number_of_nodes() == 4941 and us_grid.graph.number_of_edges() == 6594
@@ -1028,7 +1033,7 @@ def test_reference_value_conventions() -> None:
 
 
 def test_error_vs_epsilon_table() -> None:
-    """One row per (mechanism, ε, draw); TE obeys the triangle inequality with CoP and CoD (spec §7 E)."""
+    """One row per (mechanism, ε, draw); TE obeys the triangle inequality with CoP and CoD (eq-est-split)."""
     data = small_data(T=8)
     A, T = data.weights.toarray(), 8
     mechanisms, eps, draws = ["MVUE-S", "MVUE-N", "OL-S", "OL-N"], [0.5, 1.0, 4.0], 5

@@ -17,15 +17,15 @@ from dpnet.errors import ParameterError
 from dpnet.params import LONG_RUN_SECONDS
 
 GIB = 2**30
-CHAPTERS = (
-    "power-tradeoff",
-    "distributed-mle",
-    "hypothesis-testing",
-    "treatment-identification",
-    "online-learning",
-    "distributed-estimation",
-    "functional-perturbation",
-)
+#: Chapter 7 has no footprint yet (its parameters are bounded; the issue on bad input stays open for it).
+WITHOUT_FOOTPRINT = ("recommender-maxsense", "reproducibility")
+CHAPTERS = tuple(c for c in chapters.CHAPTER_IDS if c not in WITHOUT_FOOTPRINT)
+
+
+def test_every_other_chapter_has_a_footprint() -> None:
+    assert [c for c in chapters.CHAPTER_IDS if chapters.schema(c).footprint is None] == list(
+        WITHOUT_FOOTPRINT
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -80,7 +80,7 @@ def test_issue_sizes_are_refused_with_the_largest_that_fits(
         chapters.resolve(cid, {**values, "allow_large": allow_large})
     message = str(info.value)
     assert message.startswith(f"{name} = "), message
-    assert re.search(r"needs about [\d.e+]+ GiB of memory .*; this machine has 23 GiB", message), message
+    assert re.search(r"needs about [\d.,]+ GiB of memory .*; this machine has 23 GiB", message), message
     found = re.search(rf"{name} at most (\S+)$", message)
     assert found, message
     top = _count(found.group(1))
@@ -94,7 +94,7 @@ def test_issue_messages_read_as_the_issue_asks() -> None:
     with pytest.raises(ParameterError) as info:
         chapters.resolve("hypothesis-testing", {"replications": 10**9})
     assert re.fullmatch(
-        r"replications = 10⁹ needs about [\d.e+]+ GiB of memory for chapter 'hypothesis-testing'; "
+        r"replications = 10⁹ needs about [\d.,]+ GiB of memory for chapter 'hypothesis-testing'; "
         r"this machine has 23 GiB; replications at most \S+",
         str(info.value),
     ), str(info.value)

@@ -42,6 +42,7 @@ from dpnet.funcpert import (
     min_miss_probability,
     noise_energy,
     noise_energy_factor,
+    noise_free_floor,
     perturbation,
     poly_argmin,
     privacy_loss,
@@ -57,6 +58,7 @@ from dpnet.funcpert import (
     tuned_message_errors,
     vq_norm,
 )
+from dpnet.funcpert import chorded_ring as fp_chorded_ring
 
 # --------------------------------------------------------------------------------------------------
 # independent references
@@ -151,7 +153,7 @@ def max_u(S: RegularSet) -> float:
 
 
 # --------------------------------------------------------------------------------------------------
-# H1–H4: calibration, optimal p, noise energy, the DP inequality
+# calibration, optimal p, noise energy, the DP inequality
 # --------------------------------------------------------------------------------------------------
 
 
@@ -159,7 +161,7 @@ def max_u(S: RegularSet) -> float:
     ("q", "p", "expected"), [(2.0, 1.0, 1.282550), (1.5, 0.75, 1.616284), (4.0, 2.0, 1.040348)]
 )
 def test_gamma_headline_values(q: float, p: float, expected: float) -> None:
-    """H1: γ(1, q, p) = √ζ(2(q − p)), and γ ∝ 1/ε."""
+    """γ(1, q, p) = √ζ(2(q − p)), and γ ∝ 1/ε."""
     assert gamma(1.0, q, p) == pytest.approx(expected, rel=1e-6)
     assert gamma(1.0, q, p) == pytest.approx(math.sqrt(special.zeta(2 * (q - p))), rel=1e-14)
     assert gamma(0.25, q, p) == pytest.approx(4 * expected, rel=1e-6)
@@ -195,7 +197,8 @@ def test_gamma_accepts_numpy_scalars(eps: object) -> None:
 
 @pytest.mark.parametrize("q", [1.5, 2.0, 3.0, 4.0])
 def test_noise_energy_factor_is_smallest_at_half_q(q: float) -> None:
-    """H2: argmin_p ζ(2p) ζ(2(q − p)) = q/2 ± 1e-3, found numerically; the factor is symmetric about q/2."""
+    """The argmin over p of ζ(2p) ζ(2(q − p)) is q/2 ± 1e-3, found numerically; the factor is symmetric
+    about q/2, and over an array of p it is the scalar factor entry by entry."""
     res = optimize.minimize_scalar(
         lambda p: noise_energy_factor(q, p),
         bounds=(0.5 + 1e-6, q - 0.5 - 1e-6),
@@ -212,11 +215,15 @@ def test_noise_energy_factor_is_smallest_at_half_q(q: float) -> None:
             assert noise_energy_factor(q, q / 2 + t) > noise_energy_factor(q, q / 2)
     with pytest.raises(ParameterError, match="p must lie in"):
         noise_energy_factor(q, q - 0.5)
+    ps = np.linspace(0.51, q - 0.51, 7)
+    assert noise_energy_factor(q, ps).tolist() == [noise_energy_factor(q, p) for p in ps]
+    with pytest.raises(ParameterError, match="p must lie in"):
+        noise_energy_factor(q, np.append(ps, q - 0.5))
 
 
 @pytest.mark.parametrize(("eps", "q", "p"), [(1.0, 2.0, 1.0), (0.5, 3.0, 0.8), (2.0, 1.5, 0.75)])
 def test_noise_energy_monte_carlo(eps: float, q: float, p: float) -> None:
-    """H3: mean ‖Φ_K(η)‖² = Σ η_k² over 2·10⁴ draws (K = 20) is within 4 SE and 3 % of
+    """The mean ‖Φ_K(η)‖² = Σ η_k² over 2·10⁴ draws (K = 20) is within 4 SE and 3 % of
     2γ² Σ_{k≤K} k^{−2p}; every coefficient has E|η_k| = b_k = γ/k^p (4.5 SE each)."""
     K, draws = 20, 20_000
     eta = perturbation(K, eps, q, p, np.random.default_rng(404), size=draws)
@@ -241,7 +248,7 @@ def test_noise_energy_monte_carlo(eps: float, q: float, p: float) -> None:
 @pytest.mark.parametrize("q", [1.5, 2.0, 4.0])
 @pytest.mark.parametrize("eps", [0.3, 1.0, 5.0])
 def test_noise_energy_bound_at_half_q(q: float, eps: float) -> None:
-    """H3: at p = q/2 the truncated energy is below 2ζ(q)²/ε² and tends to it as K grows."""
+    """At p = q/2 the truncated energy is below 2ζ(q)²/ε² and tends to it as K grows."""
     bound = 2 * special.zeta(q) ** 2 / eps**2
     gam = gamma(eps, q, q / 2)
     for K in (1, 20, 200):
@@ -252,7 +259,7 @@ def test_noise_energy_bound_at_half_q(q: float, eps: float) -> None:
 
 
 def test_privacy_loss_is_at_most_eps_times_vq_norm() -> None:
-    """H4: Σ|Δ_k|/b_k ≤ ε‖Δ‖_{V_q}(1 + 1e-12) for 10³ random Δ (Gaussian, decaying, Cauchy, sparse)."""
+    """Σ|Δ_k|/b_k ≤ ε‖Δ‖_{V_q}(1 + 1e-12) for 10³ random Δ (Gaussian, decaying, Cauchy, sparse)."""
     rng = np.random.default_rng(44)
     K = 50
     k = np.arange(1, K + 1, dtype=float)
@@ -299,7 +306,7 @@ def test_privacy_loss_is_the_largest_log_density_ratio() -> None:
 
 @pytest.mark.parametrize(("q", "p"), [(1.5, 0.75), (2.0, 1.0), (4.0, 2.0), (3.0, 0.8)])
 def test_privacy_loss_worst_case_is_nearly_tight(q: float, p: float) -> None:
-    """H4: Δ_k = k^{p − 2q}, K = 10⁶ gives Σ|Δ_k|/b_k ≥ 0.999 ε‖Δ‖_{V_q} (Cauchy–Schwarz equality case)."""
+    """Δ_k = k^{p − 2q}, K = 10⁶ gives Σ|Δ_k|/b_k ≥ 0.999 ε‖Δ‖_{V_q} (Cauchy–Schwarz equality case)."""
     K, eps = 1_000_000, 0.7
     k = np.arange(1, K + 1, dtype=float)
     delta = k ** (p - 2 * q)
@@ -308,13 +315,13 @@ def test_privacy_loss_worst_case_is_nearly_tight(q: float, p: float) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# H5: the bases
+# the bases
 # --------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("lo", "hi"), [(-1.0, 1.0), (-0.5, 2.0)])
 def test_basis1d_gram_is_identity(lo: float, hi: float) -> None:
-    """H5: ⟨e_j, e_k⟩ = δ_jk within 1e-10, by the library's quadrature and by 60 scipy Gauss nodes."""
+    """⟨e_j, e_k⟩ = δ_jk within 1e-10, by the library's quadrature and by 60 scipy Gauss nodes."""
     basis = Basis1D(lo, hi, 20)
     np.testing.assert_allclose(basis.gram(), np.eye(20), rtol=0, atol=1e-10)
     x, w = gauss_nodes(lo, hi, 60)
@@ -323,7 +330,7 @@ def test_basis1d_gram_is_identity(lo: float, hi: float) -> None:
 
 
 def test_basis2d_gram_is_identity() -> None:
-    """H5: M = 10 (K = 66) on [−3, 3]², 40 × 40 quadrature, and with 50 × 50 scipy nodes."""
+    """The 2-D basis at M = 10 (K = 66) on [−3, 3]², 40 × 40 quadrature, and with 50 × 50 scipy nodes."""
     basis = Basis2D(3.0, 10)
     assert basis.K == 66
     np.testing.assert_allclose(basis.gram(40), np.eye(66), rtol=0, atol=1e-10)
@@ -335,7 +342,7 @@ def test_basis2d_gram_is_identity() -> None:
 
 
 def test_basis1d_values_and_derivatives_against_scipy() -> None:
-    """H5: values against ``eval_legendre``; e' and e'' against the Legendre identities (interior) and the
+    """Values against ``eval_legendre``; e' and e'' against the Legendre identities (interior) and the
     closed forms P_n'(±1) = (±1)^{n+1} n(n+1)/2, P_n''(±1) = (±1)^n (n−1)n(n+1)(n+2)/8 (endpoints)."""
     lo, hi, K = -0.5, 2.0, 20
     basis = Basis1D(lo, hi, K)
@@ -357,7 +364,7 @@ def test_basis1d_values_and_derivatives_against_scipy() -> None:
 
 
 def test_basis_derivatives_against_finite_differences() -> None:
-    """H5: 1-D e' from values and e'' from e'; 2-D gradients from values and Hessians from gradients (4th
+    """1-D e' from values and e'' from e'; 2-D gradients from values and Hessians from gradients (4th
     order central differences, h = 1e-3)."""
     h = 1e-3
     b1 = Basis1D(-1.0, 3.0, 8)
@@ -381,7 +388,7 @@ def test_basis_derivatives_against_finite_differences() -> None:
 
 
 def test_graded_order() -> None:
-    """H5: (i, j) by total degree, i descending within a degree; K = (M + 1)(M + 2)/2."""
+    """(i, j) by total degree, i descending within a degree; K = (M + 1)(M + 2)/2."""
     assert graded_indices(2).tolist() == [[0, 0], [1, 0], [0, 1], [2, 0], [1, 1], [0, 2]]
     for M in range(13):
         idx = graded_indices(M)
@@ -422,7 +429,7 @@ def test_basis_rejects_bad_parameters(make, match: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# the regular set and the projection (H6, H7)
+# the regular set and the projection
 # --------------------------------------------------------------------------------------------------
 
 
@@ -501,7 +508,7 @@ def brute_force_projection(c_hat: np.ndarray, A: np.ndarray, u: np.ndarray) -> t
 
 
 def test_projection_equals_brute_force_qp() -> None:
-    """H6: on a small 1-D instance (K = 5, 4 grid points, 16 rows) the projection equals the exact QP
+    """On a small 1-D instance (K = 5, 4 grid points, 16 rows) the projection equals the exact QP
     solution found by enumerating active sets, within 1e-8."""
     basis = Basis1D(-1.0, 1.0, 5)
     S = regular_set(basis, np.linspace(-1, 1, 4), 0.5, 3.0, 4.0)
@@ -528,8 +535,9 @@ def kkt_residual(c_hat: np.ndarray, c: np.ndarray, S: RegularSet) -> float:
 
 
 def test_projection_quadratic_feasible_kkt_and_full_solve() -> None:
-    """H6 (1-D, the E3 set-up, ε ∈ {1, 10}): the output meets A c ≤ u within 1e-7·max|u|, satisfies the
-    KKT conditions (relative residual ≤ 1e-6) and equals the solve on all rows (margin = ∞) within 1e-10."""
+    """The projection (1-D, the E3 set-up, ε ∈ {1, 10}): the output meets A c ≤ u within 1e-7·max|u|,
+    satisfies the KKT conditions (relative residual ≤ 1e-6) and equals the solve on all rows (margin = ∞)
+    within 1e-10."""
     P = quad(0)
     rng = np.random.default_rng(11)
     for q, eps in itertools.product((1.5, 2.0, 4.0), (1.0, 10.0)):
@@ -543,7 +551,7 @@ def test_projection_quadratic_feasible_kkt_and_full_solve() -> None:
 
 
 def test_projection_quadratic_feasible_at_smallest_eps() -> None:
-    """H6 at E3's smallest ε = 0.1 (1-D quadratics, K = 20, q ∈ {1.5, 2, 4})."""
+    """The projection at E3's smallest ε = 0.1 (1-D quadratics, K = 20, q ∈ {1.5, 2, 4})."""
     P = quad(0)
     rng = np.random.default_rng(7)
     worst = 0.0
@@ -555,8 +563,8 @@ def test_projection_quadratic_feasible_at_smallest_eps() -> None:
 
 
 def test_projection_logistic_feasible_kkt_and_full_solve() -> None:
-    """H6 (2-D, the E4 set-up): feasibility within 1e-7·max|u| for ε ∈ {0.1, 1, 10}, KKT, and equality
-    with the all-rows solve (1e-10) for ε ∈ {1, 10}."""
+    """The projection (2-D, the E4 set-up): feasibility within 1e-7·max|u| for ε ∈ {0.1, 1, 10}, KKT, and
+    equality with the all-rows solve (1e-10) for ε ∈ {1, 10}."""
     P = logi(0)
     rng = np.random.default_rng(12)
     for eps in (0.1, 1.0, 10.0):
@@ -570,7 +578,7 @@ def test_projection_logistic_feasible_kkt_and_full_solve() -> None:
 
 
 def test_projection_returns_feasible_input_unchanged() -> None:
-    """H6: the truncated true functions are feasible, and come back equal (a copy, not the same array)."""
+    """The truncated true functions are feasible, and come back equal (a copy, not the same array)."""
     for P in (quad(0), logi(0)):
         for c in P.coefficients:
             out = project(c, P.S)
@@ -579,7 +587,7 @@ def test_projection_returns_feasible_input_unchanged() -> None:
 
 
 def test_projection_is_non_expansive() -> None:
-    """H6: ‖Pa − Pb‖ ≤ ‖a − b‖(1 + 1e-6) on 50 random pairs (1-D, ε ∈ [0.3, 10]) and 6 pairs (2-D)."""
+    """‖Pa − Pb‖ ≤ ‖a − b‖(1 + 1e-6) on 50 random pairs (1-D, ε ∈ [0.3, 10]) and 6 pairs (2-D)."""
     rng = np.random.default_rng(13)
     P = quad(1)
     for _ in range(50):
@@ -596,7 +604,7 @@ def test_projection_is_non_expansive() -> None:
 
 
 def test_projection_variational_inequality() -> None:
-    """H6: (ĉ − Pĉ)ᵀ(y − Pĉ) ≤ 1e-8 for every feasible y = a true coefficient vector (all 10 agents)."""
+    """(ĉ − Pĉ)ᵀ(y − Pĉ) ≤ 1e-8 for every feasible y = a true coefficient vector (all 10 agents)."""
     rng = np.random.default_rng(14)
     for P, eps_values in ((quad(2), (0.1, 1.0, 10.0)), (logi(2), (0.1, 1.0))):
         for eps in eps_values:
@@ -607,7 +615,7 @@ def test_projection_variational_inequality() -> None:
 
 
 def test_projection_raises_on_an_empty_set() -> None:
-    """H6: linear functions (K = 2) cannot satisfy h'' ≥ α > 0."""
+    """Linear functions (K = 2) cannot satisfy h'' ≥ α > 0."""
     S = regular_set(Basis1D(-1.0, 1.0, 2), np.linspace(-1, 1, 5), 0.5, 1.0, 3.0)
     with pytest.raises(ParameterError, match="regular set is empty"):
         project(np.array([0.1, 0.2]), S)
@@ -629,7 +637,8 @@ def test_projection_raises_on_every_input_when_the_set_is_empty() -> None:
 
 @pytest.mark.parametrize("seed", range(5))
 def test_truncated_quadratics_lie_in_s(seed: int) -> None:
-    """H7 (1-D): violation ≤ 0, and the truncated truth has h'' = a_i, h' = a_i(x − θ_i) on the grid."""
+    """The truth in S (1-D): violation ≤ 0, and the truncated truth has h'' = a_i, h' = a_i(x − θ_i) on the
+    grid."""
     P = quad(seed)
     assert np.all(P.S.violation(P.coefficients) <= 0)
     x = np.linspace(-1, 1, 101)
@@ -641,13 +650,13 @@ def test_truncated_quadratics_lie_in_s(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(5))
 def test_truncated_logistic_objectives_lie_in_s(seed: int) -> None:
-    """H7 (2-D): every agent's degree-10 truncation satisfies the 15 × 15 grid constraints."""
+    """The truth in S (2-D): every agent's degree-10 truncation satisfies the 15 × 15 grid constraints."""
     P = logi(seed)
     assert np.all(P.S.violation(P.coefficients) <= 0), P.S.violation(P.coefficients)
 
 
 # --------------------------------------------------------------------------------------------------
-# the problems, minimisation, truncation bias (H8) and the linearised law
+# the problems, minimisation, truncation bias and the linearised law
 # --------------------------------------------------------------------------------------------------
 
 
@@ -756,7 +765,7 @@ def test_poly_argmin_against_independent_minimisers() -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_truncation_bias(seed: int) -> None:
-    """H8: with no noise (project the truths, sum, minimise) |x*_K − x*| < 1e-8 for quadratics and < 5e-4
+    """With no noise (project the truths, sum, minimise) |x*_K − x*| < 1e-8 for quadratics and < 5e-4
     for the logistic problem."""
     for P, tol in ((quad(seed), 1e-8), (logi(seed), 5e-4)):
         tilde = np.array([project(c, P.S) for c in P.coefficients])
@@ -828,8 +837,15 @@ def test_private_functions_and_tradeoff_errors_are_the_documented_pipeline() -> 
 
 
 # --------------------------------------------------------------------------------------------------
-# H15: the distributed gradient method
+# the distributed gradient method
 # --------------------------------------------------------------------------------------------------
+
+
+def test_the_library_s_ring_is_the_cycle_with_two_chords() -> None:
+    assert sorted(fp_chorded_ring(10).edges) == sorted(chorded_ring().edges)
+    assert sorted(fp_chorded_ring(2).edges) == [(0, 1)]
+    with pytest.raises(ParameterError, match="n ≥ 2"):
+        fp_chorded_ring(1)
 
 
 def test_lazy_metropolis_is_doubly_stochastic_with_positive_diagonal() -> None:
@@ -879,7 +895,7 @@ def test_dgd_matches_hand_written_loop() -> None:
 
 
 def test_dgd_converges_to_the_private_optimum() -> None:
-    """H15: one realisation (1-D quadratics, ε = 10, q = 2), 5000 iterations, lazy Metropolis on the
+    """One realisation (1-D quadratics, ε = 10, q = 2), 5000 iterations, lazy Metropolis on the
     chorded 10-cycle: max_i |x_i − x̃*| ≤ 1e-3, and |x̄ − x*| within 1e-3 of |x̃* − x*|."""
     P = quad(0)
     tilde = private_functions(P, 10.0, 2.0, 1.0, np.random.default_rng(23))
@@ -893,7 +909,7 @@ def test_dgd_converges_to_the_private_optimum() -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# H16–H17: the message-perturbation baseline and its accountant
+# the message-perturbation baseline and its accountant
 # --------------------------------------------------------------------------------------------------
 
 
@@ -907,7 +923,7 @@ def test_geometric_and_convergent_schedules() -> None:
 
 
 def test_run_messages_without_noise_equals_hand_written_loop() -> None:
-    """H16: zero noise and a fixed schedule give exactly x ← clip(Wx − s_k a(Wx − θ)); messages = states."""
+    """Zero noise and a fixed schedule give exactly x ← clip(Wx − s_k a(Wx − θ)); messages = states."""
     P = quad(0)
     W = lazy_metropolis(chorded_ring())
     steps, scales = geometric_schedule(60, 0.3, 0.95, 0.97, 0.0)
@@ -941,15 +957,15 @@ def test_run_messages_noise_has_scale_b_k() -> None:
 
 
 def test_message_scheme_noise_free_floor() -> None:
-    """H16: noise-free geometric steps, (c, ρ_s) = (0.1, 0.99) ends within 1e-3 of x*; (0.1, 0.9) stops
-    farther away (Σ s_k = 1 against 10)."""
+    """Noise-free geometric steps, (c, ρ_s) = (0.1, 0.99) ends within 1e-3 of x*; (0.1, 0.9) stops
+    farther away (Σ s_k = 1 against 10). The floor draws nothing from its generator."""
     P = quad(0)
     W = lazy_metropolis(chorded_ring())
-    errors = {}
-    for rho_s in (0.9, 0.99):
-        steps, scales = geometric_schedule(2000, 0.1, rho_s, (1 + rho_s) / 2, 0.0)
-        states, _ = run_messages(P.gradients, W, P.lower, P.upper, steps, scales, np.random.default_rng(0), 1)
-        errors[rho_s] = abs(states[-1, 0].mean() - P.x_star[0])
+    errors = {
+        rho_s: noise_free_floor(P, W, 0.1, rho_s, np.random.default_rng(1), iterations=2000)
+        for rho_s in (0.9, 0.99)
+    }
+    assert noise_free_floor(P, W, 0.1, 0.9, np.random.default_rng(0), iterations=2000) == errors[0.9]
     assert errors[0.99] < 1e-3
     assert errors[0.9] > errors[0.99]
 
@@ -959,7 +975,7 @@ def test_message_scheme_noise_free_floor() -> None:
     [(1.0, 0.1, 0.9, 0.95, 2.0, 1), (0.3, 0.5, 0.99, 0.995, 1.0, 1), (10.0, 0.05, 0.9, 0.97, 2.8, 2)],
 )
 def test_geometric_accountant_tends_to_eps(eps, c, rho_s, rho_eta, sensitivity, d) -> None:
-    """H17: with b₀ from ``geometric_b0``, L_K → ε (rtol 1e-6 at K = 5000), increasing, never above ε;
+    """With b₀ from ``geometric_b0``, L_K → ε (rtol 1e-6 at K = 5000), increasing, never above ε;
     L_K equals the loop √d Δ Σ_{k<K} s_k/b_{k+1}."""
     b0 = geometric_b0(eps, c, rho_s, rho_eta, sensitivity, d)
     assert b0 == pytest.approx(math.sqrt(d) * sensitivity * c / (eps * (rho_eta - rho_s)), rel=1e-14)
@@ -975,7 +991,7 @@ def test_geometric_accountant_tends_to_eps(eps, c, rho_s, rho_eta, sensitivity, 
 
 
 def test_convergent_accountant_grows_without_bound() -> None:
-    """H17: s_k = 0.5/(k + 1)^0.7, b_k = 0.3/(k + 1): L_{10⁴}/L_{10²} ≥ 50 (≈ 100^{1.3})."""
+    """s_k = 0.5/(k + 1)^0.7, b_k = 0.3/(k + 1): L_{10⁴}/L_{10²} ≥ 50 (≈ 100^{1.3})."""
     steps, scales = convergent_schedule(10_000)
     L = privacy_loss_bound(steps, scales, 1.0)
     assert L[9999] / L[99] >= 50
@@ -1027,13 +1043,13 @@ def test_tuned_message_errors_rows() -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# H19, H20 and the impossibility demonstration
+# the error-rate floor, record-level sensitivity and the impossibility demonstration
 # --------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("eps", [0.1, 0.5, 1.0, 2.0])
 def test_error_rate_floor(eps: float) -> None:
-    """H19: min over the allowed region of max(p_FA, p_MD) = 1/(1 + e^ε) within 1e-3."""
+    """The min over the allowed region of max(p_FA, p_MD) = 1/(1 + e^ε) within 1e-3."""
     assert error_rate_floor(eps) == pytest.approx(1 / (1 + math.exp(eps)), abs=1e-3)
 
 
@@ -1061,10 +1077,10 @@ def test_min_miss_probability_is_the_boundary_of_the_dp_region(eps: float) -> No
 
 
 def test_record_sensitivities_stable_in_degree() -> None:
-    """H20 (R = 3, q = 2, 3 × 3 lattice of features to stay fast): the V_q sensitivity changes by < 1 %
-    from M = 14 to M = 18; at M = 14 the V_q and L² values equal an independent computation (60 × 60
-    scipy nodes) and the L² maximum is 6√6 (the pair a = (1, 1), b = ±1 differs by the linear aᵀx); the
-    gradient gap equals a brute-force maximum over the 41 × 41 box grid."""
+    """Record-level sensitivity (R = 3, q = 2, 3 × 3 lattice of features to stay fast): the V_q sensitivity
+    changes by < 1 % from M = 14 to M = 18; at M = 14 the V_q and L² values equal an independent
+    computation (60 × 60 scipy nodes) and the L² maximum is 6√6 (the pair a = (1, 1), b = ±1 differs by
+    the linear aᵀx); the gradient gap equals a brute-force maximum over the 41 × 41 box grid."""
     b14 = Basis2D(3.0, 14)
     r14 = record_sensitivities(b14, 2.0, grid=3)
     r18 = record_sensitivities(Basis2D(3.0, 18), 2.0, grid=3)
@@ -1345,9 +1361,13 @@ def test_a_grid_without_the_slope_window_shows_the_slopes_as_undefined(
     from dpnet.chapters import functional_perturbation as chapter
 
     P = _params(**DEGENERATE)
-    e3 = chapter.tradeoff(P, chapter.problems(P))
+    from dpnet import funcpert
+
+    setup = chapter.problems(P)
+    e3 = chapter.tradeoff(P, setup)
     assert all(math.isnan(s) for s in e3.slope_range)
-    glued = _run_cell('results.glue("slope_lo"', {"P": P, "e3": e3}, monkeypatch, tmp_path)
+    namespace = {"P": P, "e3": e3, "fp": funcpert, "quad": setup.quadratic}
+    glued = _run_cell('results.glue("slope_lo"', namespace, monkeypatch, tmp_path)
     assert glued["slope_lo"] == glued["slope_hi"] == "undefined (grid misses [10, 1000])"
     assert len(str(glued["slope_lo"]).split()) <= 5
     assert not [k for k, v in glued.items() if "nan" in str(v).lower()]
@@ -1387,7 +1407,7 @@ def test_the_summary_holds_the_metrics_the_book_requires() -> None:
 
     table = pd.DataFrame({"problem": ["quadratic"] * 2, "q": [2.0, 2.0], "eps": [1.0, 10.0],
                           "mean_error": [0.1, 0.01], "rms_error": [0.12, 0.012]})  # fmt: skip
-    e3 = chapter.Tradeoff((2.0,), np.array([1.0, 10.0]), 5, table, {2.0: -0.9}, 2.0, {})
+    e3 = chapter.Tradeoff((2.0,), np.array([1.0, 10.0]), table, {2.0: -0.9}, 2.0, {})
     fake = type("Fake", (), {})
     e4, e6, e7 = fake(), fake(), fake()
     e4.error_rows, e4.slope = [{"problem": "logistic"}], -1.1

@@ -1,4 +1,4 @@
-"""Private distributed MLE: exact formulas (specs 000 §4(a), 003 §9), dynamics, oracle, errors, DP audit."""
+"""Private distributed MLE: exact formulas (hand-worked values), dynamics, oracle, errors, DP audit."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def binomial_se(p: float, n: int) -> float:
 
 
 # --------------------------------------------------------------------------------------------------
-# Exact formulas: thresholds, rounds, noise (spec 000 §4(a) items 1, 2, 5–7; spec 003 §9 items 5–7)
+# Exact formulas: thresholds, rounds, noise (values worked out by hand from the papers' formulas)
 # --------------------------------------------------------------------------------------------------
 
 
@@ -57,7 +57,7 @@ def test_belief_threshold(rho: float, tau: float) -> None:
     assert inf.belief_threshold(math.inf) == 0.0
 
 
-def test_rounds_spec000_item2() -> None:
+def test_rounds_of_paper000_on_three_states() -> None:
     # |Θ| = 3, |Θ*| = 1, η1 = η2 = 0.05
     assert inf.rounds_am(3, 1, 0.95) == pytest.approx(2 * math.log(20), abs=1e-12)
     assert inf.rounds_am(3, 1, 0.95) == pytest.approx(5.99146, abs=1e-5)
@@ -69,8 +69,8 @@ def test_rounds_spec000_item2() -> None:
     assert ceil == [6, 4, 13, 8, 6]
 
 
-def test_rounds_ordering_spec000_item7() -> None:
-    # f* > ½ ⇒ K_AM ≤ K_GM; f* < ½ ⇒ the reverse (η < 1/e)
+def test_rounds_ordering_follows_the_mle_density() -> None:
+    # paper 000's remark: f* > ½ ⇒ K_AM ≤ K_GM; f* < ½ ⇒ the reverse (η < 1/e)
     assert inf.rounds_am(10, 7, 0.95) == pytest.approx(14.82, abs=0.01)
     assert inf.rounds_gm(10, 7, 0.05) == pytest.approx(28.66, abs=0.01)
     for n_mle in range(1, 10):
@@ -84,14 +84,14 @@ def test_rounds_ordering_spec000_item7() -> None:
 
 
 def test_corrected_rounds_use_the_true_win_probability() -> None:
-    # spec A15: |Θ| (not |Θ̄|) in the AM rounds, |Θ*| + 1 (not |Θ*|) in the GM rounds
+    # the win probabilities 1/|Θ| and 1/(|Θ*| + 1): |Θ| (not |Θ̄|) in AM, |Θ*| + 1 (not |Θ*|) in GM
     assert inf.rounds_am(4, 1, 0.95, corrected=True) == pytest.approx(4 * math.log(20))
     assert inf.rounds_gm(4, 1, 0.05, corrected=True) == pytest.approx(2 * math.log(60))
     assert inf.rounds_gm(4, 4, 0.05) == 0.0
 
 
 @pytest.mark.parametrize(("eta", "K"), [(0.05, 8), (0.025, 9), (0.1, 6)])
-def test_rounds_authors_code_spec003_item5(eta: float, K: int) -> None:
+def test_rounds_authors_code(eta: float, K: int) -> None:
     assert inf.rounds_authors_code(2, eta) == K
 
 
@@ -101,7 +101,7 @@ def test_to_int_ceil_forgives_rounding_only() -> None:
     assert inf.to_int_ceil(-3.0) == 0 and inf.to_int_ceil(-math.inf, minimum=1) == 1
 
 
-def test_centralised_glrt_threshold_spec003_item7() -> None:
+def test_centralised_glrt_threshold_is_the_chi2_quantile() -> None:
     # the distributed (composite) threshold 11.8325 is tested with dpnet.survival.composite_test
     assert inf.glrt_threshold_centralised(0.05) == pytest.approx(3.8415, abs=1e-4)
 
@@ -109,7 +109,7 @@ def test_centralised_glrt_threshold_spec003_item7() -> None:
 @pytest.mark.parametrize(
     ("n_states", "low", "high"), [(5, 0.276393, 0.723607), (10, 0.112702, 0.887298), (20, 0.052786, 0.947214)]
 )
-def test_exact_recovery_boundaries_spec000_item5(n_states: int, low: float, high: float) -> None:
+def test_exact_recovery_boundaries(n_states: int, low: float, high: float) -> None:
     lo, hi = inf.exact_recovery_boundaries(n_states)
     assert (lo, hi) == (pytest.approx(low, abs=1e-6), pytest.approx(high, abs=1e-6))
 
@@ -124,7 +124,7 @@ def test_exact_recovery_condition_is_p2_above_p1() -> None:
     assert not inf.exact_recovery_feasible(4, 4)
 
 
-def test_noise_bookkeeping_spec000_item6() -> None:
+def test_noise_bookkeeping() -> None:
     delta = inf.bernoulli_sensitivity([0.3, 0.5, 0.7], 20)
     assert delta == pytest.approx(20 * math.log(7 / 3), abs=1e-12)
     assert delta == pytest.approx(16.945957, abs=1e-6)
@@ -136,7 +136,7 @@ def test_noise_bookkeeping_spec000_item6() -> None:
 
 
 def test_noise_scale_paper_and_authors_code() -> None:
-    # ACTG: b = KΔ|Θ|/ε = 22.18 (paper), 44.36 in the authors' code (spec D2)
+    # ACTG: b = KΔ|Θ|/ε = 22.18 (paper), 44.36 in the authors' notebook
     assert inf.noise_scale(DELTA_ACTG, 2, 1.0, 8) == pytest.approx(22.18, abs=0.005)
     assert inf.noise_scale(DELTA_ACTG, 2, 1.0, 8, convention="authors_code") == pytest.approx(
         44.36, abs=0.005
@@ -169,12 +169,12 @@ def test_bernoulli_loglik_and_problem_constants() -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# T formulas and optimal thresholds (Thms 4.2, 4.5; spec D4; spec 000 §4(a) item 4)
+# T formulas and optimal thresholds (Thms 4.2, 4.5; the authors' notebook; paper 000's ϱ*)
 # --------------------------------------------------------------------------------------------------
 
 
 def test_authors_code_schedule_gives_K8_T21_on_actg() -> None:
-    # spec §3.3 [run]: ACTG legacy, n = 5 complete, ε = 1, α = 1−β = 0.05, ϱ = 1.5 → K = 8, T = 21
+    # the notebook's ACTG run: n = 5 complete, ε = 1, α = 1−β = 0.05, ϱ = 1.5 → K = 8, T = 21
     prob = inf.ProblemConstants(n=5, n_states=2, n_mle=1, gamma=1008.0, gap=276.2)
     sched = inf.schedule_authors_code(
         prob, a_star=0.375, delta=DELTA_ACTG, eps=1.0, alpha=0.05, beta=0.95, rho=1.5
@@ -211,8 +211,8 @@ def test_thm42_schedule_by_hand() -> None:
     assert s.tau_am == pytest.approx(inf.belief_threshold(rho))
 
 
-def test_thm42_reproduces_spec000_pilot_iterations() -> None:
-    # spec 000 §4(c): Θ = {0.3, 0.5, 0.7}, n = 5 cycle, Γ = 20.69, gap 5.686, ϱ = 5, ε = 1, Δ_i = 16.945957
+def test_thm42_on_a_three_state_pilot() -> None:
+    # worked by hand: Θ = {0.3, 0.5, 0.7}, n = 5 cycle, Γ = 20.69, gap 5.686, ϱ = 5, ε = 1, Δ_i = 16.945957
     a_star = networks.spectral_constants(C5).a_star
     delta = inf.bernoulli_sensitivity([0.3, 0.5, 0.7], 20)
     for K, expected_b, constant, T in (
@@ -226,7 +226,7 @@ def test_thm42_reproduces_spec000_pilot_iterations() -> None:
 
 
 @pytest.mark.parametrize("a_star", [0.0, 0.375, 0.654508, 0.904508])
-def test_optimal_rho_equalises_the_two_terms_spec000_item4(a_star: float) -> None:
+def test_optimal_rho_equalises_the_two_terms(a_star: float) -> None:
     n, gap, V, gamma = 5, 5.686, 2157.0, 20.69
     for c in (
         inf.mixing_constant_am(n_states=3, n=n, K=6, gamma=gamma, V=V, beta=0.95),
@@ -239,7 +239,7 @@ def test_optimal_rho_equalises_the_two_terms_spec000_item4(a_star: float) -> Non
 
 
 def test_thm45_optimal_thresholds_equalise_only_without_sqrt_k() -> None:
-    # spec 000 A6: ϱ*_thres carries √K, the Thm 4.5 T terms do not; they agree only for K = 1
+    # the papers' ϱ*_thres carries √K, the Thm 4.5 T terms do not; they agree only for K = 1
     prob = inf.ProblemConstants(n=5, n_states=3, n_mle=1, gamma=20.69, gap=5.686)
     args = {"a_star": 0.654508, "delta": 16.945957, "eps": 1.0, "alpha": 0.05, "q1": 0.2, "q2": 0.7}
     for pi1, pi2, beta, K_expected in ((4.0, 0.9, 0.5, 1), (0.5, 0.5, 0.95, 8)):
@@ -260,7 +260,7 @@ def test_thm45_optimal_thresholds_equalise_only_without_sqrt_k() -> None:
 
 
 def test_win_probabilities_paper_and_corrected() -> None:
-    # Thm 4.3: p₁ = 1 − 1/|Θ*|, p₂ = 1/|Θ̄|; spec A15's count gives p₂ = 1/|Θ|
+    # Thm 4.3: p₁ = 1 − 1/|Θ*|, p₂ = 1/|Θ̄|; counting every competitor gives p₂ = 1/|Θ|
     assert inf.win_probabilities(3, 1) == (0.0, 0.5)
     assert inf.win_probabilities(3, 1, corrected=True) == (0.0, pytest.approx(1 / 3))
     assert inf.win_probabilities(5, 2) == (0.5, pytest.approx(1 / 3))
@@ -315,7 +315,7 @@ def test_thm41_schedule_with_one_round_has_consistent_thresholds() -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# Dynamics: closed form vs the iteration (A+I)^t (spec A2, §3.10)
+# Dynamics: closed form vs the iteration (A+I)^t
 # --------------------------------------------------------------------------------------------------
 
 
@@ -342,7 +342,7 @@ def test_closed_form_matches_iteration_and_matrix_power(kind: str) -> None:
 
 
 def test_update_exponent_is_one_plus_self_weight() -> None:
-    # one step of eq. (12) by hand: ν_1(θ) ∝ ν_0(θ)^{1+a_ii} Π_j ν_{j,0}(θ)^{a_ij}   (spec A2)
+    # one step of eq. (12) by hand: ν_1(θ) ∝ ν_0(θ)^{1+a_ii} Π_j ν_{j,0}(θ)^{a_ij}   (the paper's 1 + a_ii)
     rng = np.random.default_rng(3)
     A = networks.metropolis_hastings(networks.make_graph("star", 4)).toarray()
     nu0 = rng.dirichlet(np.ones(3), size=4)
@@ -351,7 +351,7 @@ def test_update_exponent_is_one_plus_self_weight() -> None:
     np.testing.assert_allclose(np.exp(inf.iterate_log_beliefs(np.log(nu0), A, 1)[1]), direct, rtol=1e-12)
 
 
-def test_nonprivate_mle_concentrates_on_the_mle_spec003_item16() -> None:
+def test_nonprivate_mle_concentrates_on_the_mle() -> None:
     rng = np.random.default_rng(11)
     for kind in ("complete", "cycle", "star", "path"):
         A = networks.metropolis_hastings(networks.make_graph(kind, 5))  # type: ignore[arg-type]
@@ -492,7 +492,7 @@ def test_aggregates_accept_precomputed_log_beliefs() -> None:
 
 
 def test_gm_test_statistic_normalisation() -> None:
-    # Prop 4.6 with ψ_T = (A+I)^T ζ (spec A10): (n/2^{T−1}) log(ν^GM(1)/ν^GM(0)) → 2Λ(1, 0)
+    # Prop 4.6 with ψ_T = (A+I)^T ζ (T updates): (n/2^{T−1}) log(ν^GM(1)/ν^GM(0)) → 2Λ(1, 0)
     rng = np.random.default_rng(4)
     ll = rng.normal(-20, 3, (5, 2))
     rounds = np.broadcast_to(ll, (3, 5, 2))
@@ -505,7 +505,7 @@ def test_gm_test_statistic_normalisation() -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# The asymptotic oracle and finite T (spec 003 §9 item 15; A15; spec 000 §4(a) item 8)
+# The asymptotic oracle and finite T; the per-round win probability
 # --------------------------------------------------------------------------------------------------
 
 
@@ -527,15 +527,16 @@ def test_oracle_matches_finite_T_with_the_same_noise() -> None:
 
 
 @pytest.mark.parametrize(
-    ("gap", "factor", "spec_gm", "spec_am"), [(9.538, 1.0, 0.61, 0.54), (276.2, 2.0, 1.00, 0.92)]
+    ("gap", "factor", "want_gm", "want_am"), [(9.538, 1.0, 0.61, 0.54), (276.2, 2.0, 1.00, 0.92)]
 )
-def test_spec_item15_oracle_and_finite_T(gap: float, factor: float, spec_gm: float, spec_am: float) -> None:
-    # paper noise b = KΔ|Θ|/ε = 22.18; legacy (bug-inflated Λ, noise ×2) b = 44.36
+def test_actg_oracle_and_finite_T(gap: float, factor: float, want_gm: float, want_am: float) -> None:
+    # paper noise b = KΔ|Θ|/ε = 22.18; the notebook's (bug-inflated Λ, noise ×2) b = 44.36. The wanted
+    # values are the oracle's probabilities, computed independently, to two decimals.
     K, n, R = 8, 5, 3000
     b = factor * inf.noise_scale(DELTA_ACTG, 2, 1.0, K)
     exact_gm = p_laplace_sum_below(gap * K, 2 * n * K, b)  # Λ + mean noise favours −log 2
     exact_am = p_laplace_sum_below(gap, 2 * n, b)  # per-round win probability = E[AM belief]
-    assert exact_gm == pytest.approx(spec_gm, abs=0.005) and exact_am == pytest.approx(spec_am, abs=0.005)
+    assert exact_gm == pytest.approx(want_gm, abs=0.005) and exact_am == pytest.approx(want_am, abs=0.005)
     ll = actg_like_table(gap)
     rng = np.random.default_rng(15)
     tau = inf.belief_threshold(1.5)
@@ -548,7 +549,7 @@ def test_spec_item15_oracle_and_finite_T(gap: float, factor: float, spec_gm: flo
         assert abs(am_belief[:, 0].mean() - exact_am) < 4 * math.sqrt(exact_am * (1 - exact_am) / (K * R))
 
 
-def test_round_win_probability_is_one_over_theta_spec_A15() -> None:
+def test_round_win_probability_is_one_over_theta() -> None:
     # Lemma 9.1 with the right count: with equal likelihoods each of the |Θ| states wins a round w.p. 1/|Θ|
     rng = np.random.default_rng(8)
     for m in (2, 3, 4):
@@ -560,7 +561,7 @@ def test_round_win_probability_is_one_over_theta_spec_A15() -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# Empirical Type I / II against the theorems (spec 003 §9 item 18)
+# Empirical Type I / II against the theorems
 # --------------------------------------------------------------------------------------------------
 
 
@@ -587,7 +588,7 @@ def test_thm41_am_type2_within_bound_for_a_moderate_gap() -> None:
 
 
 def test_thm41_am_bound_fails_at_zero_gap_and_the_correction_fixes_it() -> None:
-    # spec A15: (1 − 1/|Θ|)^9 = 0.0751 > 0.05; with |Θ| in place of |Θ̄|, K = 12 and (3/4)^12 = 0.0317
+    # win probability 1/|Θ|: (1 − 1/|Θ|)^9 = 0.0751 > 0.05; with |Θ| for |Θ̄|, K = 12 and (3/4)^12 = 0.0317
     K_am, am, _, _ = thm41_rates(0.0, R=20000, seed=1)
     assert am.type2 == pytest.approx(0.75**K_am, abs=4 * binomial_se(0.0751, am.n_trials))
     assert am.type2_ci[0] > 0.05
@@ -641,7 +642,7 @@ def test_thm43_type1_set_fails_at_moderate_snr() -> None:
 def test_threshold_sets_semantics() -> None:
     N = np.array([[0.0, 0.125, 0.5], [0.25, 0.0, 1.0]])
     one, two = inf.threshold_sets(N, N, 0.0, 0.25, 8)
-    # τ¹ = 0 (|Θ*| = 1 in Thm 4.3): a state must win at least one round (spec A4)
+    # τ¹ = 0 (|Θ*| = 1 in Thm 4.3): the book's rule needs at least one won round
     np.testing.assert_array_equal(one, [[False, True, True], [True, False, True]])
     np.testing.assert_array_equal(two, [[False, False, True], [True, False, True]])
     one, _ = inf.threshold_sets(N, N, 0.5, 0.25, 8)

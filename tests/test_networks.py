@@ -1,4 +1,4 @@
-"""Metropolis–Hastings weights and spectral constants against exact values (specs 000 §4(a), 003 §9)."""
+"""Metropolis–Hastings weights and spectral constants against exact values (closed-form spectra)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def mh_by_hand(G: nx.Graph) -> np.ndarray:
 
 
 def test_complete_graph_k5_weights_and_slems() -> None:
-    # spec 003 §9 item 4: a_ij = 0.25, a_ii = 0; a* = 0.375, b* = 0.25
+    # K_5 by hand: a_ij = 1/4, a_ii = 0, eigenvalues 1 and −1/4 (four times); a* = 0.375, b* = 0.25
     A = networks.metropolis_hastings(nx.complete_graph(5))
     assert isinstance(A, sparse.csr_array)
     dense = A.toarray()
@@ -56,7 +56,7 @@ def test_complete_graph_k5_weights_and_slems() -> None:
 def test_spectral_constants_of_five_node_graphs(
     kind: str, eigenvalues: list[float], b_star: float, a_star: float, diameter: int
 ) -> None:
-    # spec 000 §4(a) item 3
+    # the closed-form spectra of K_5, C_5, K_{1,4} and P_5
     G = networks.make_graph(kind, 5)  # type: ignore[arg-type]
     const = networks.spectral_constants(G)
     np.testing.assert_allclose(const.eigenvalues, eigenvalues, atol=1e-12)
@@ -225,3 +225,11 @@ def test_invalid_weights_are_rejected(A: np.ndarray, message: str) -> None:
 def test_spectral_constants_need_two_agents() -> None:
     with pytest.raises(ParameterError, match="n ≥ 2"):
         networks.spectral_constants(nx.empty_graph(1))
+
+
+def test_dense_weights_are_the_metropolis_hastings_matrix_of_the_graph() -> None:
+    for kind, n in (("complete", 5), ("cycle", 7), ("star", 4), ("path", 3)):
+        A = networks.dense_weights(kind, n)
+        assert isinstance(A, np.ndarray) and A.shape == (n, n)
+        np.testing.assert_array_equal(A, networks.metropolis_hastings(networks.make_graph(kind, n)).toarray())
+    np.testing.assert_allclose(networks.dense_weights("complete", 4), np.full((4, 4), 1 / 3) - np.eye(4) / 3)

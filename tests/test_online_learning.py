@@ -202,8 +202,9 @@ def test_tie_order_matters_only_for_the_authors_likelihood() -> None:
 
 
 def test_actg_stream_limits_are_pinned(actg: pd.DataFrame) -> None:
-    """Spec §9 item 17: the as-published limit 0.44 (0.439–0.443); the paper-likelihood value recomputed
-    and pinned here (−0.011548, the same at every centre of the complete graph)."""
+    """The authors' notebook run: the as-published limit 0.44 (0.439–0.443 across centres); the
+    paper-likelihood value recomputed and pinned here (−0.011548, the same at every centre of the complete
+    graph)."""
     ddi = sv.arm_cohort(actg, "ddI")
     centres = sv.cohort_centres(ddi.index.to_numpy(), 5)
     A = networks.metropolis_hastings(networks.make_graph("complete", 5)).toarray()
@@ -237,14 +238,24 @@ def test_cancer_stream_needs_the_notebooks_tie_order(samstein: pd.DataFrame) -> 
 
 
 def test_published_checks_can_fail() -> None:
-    good = reference.figure14_1c_checks(124, [0.441, 0.440], 0.95, 100)
+    good = reference.figure14_1c_checks(124, [0.441, 0.440], 0.95, 100, published=True)
     assert all(c.passed for c in good)
-    bad = reference.figure14_1c_checks(123, [0.441, -0.0115], 0.4, 100)
+    bad = reference.figure14_1c_checks(123, [0.441, -0.0115], 0.4, 100, published=True)
     assert not any(c.passed for c in bad)
-    six = reference.figure14_6_checks(81, -16.96, -25.8, 0.49, 100)
+    six = reference.figure14_6_checks(81, -16.96, -25.8, 0.49, 100, published=True)
     assert [c.passed for c in six] == [True, True, False, True]
-    six = reference.figure14_6_checks(80, -8.7, 3.0, 0.99, 100)
+    six = reference.figure14_6_checks(80, -8.7, 3.0, 0.99, 100, published=True)
     assert [c.passed for c in six] == [False, False, True, False]
+
+
+def test_off_the_published_setting_only_the_notebook_values_are_undefined() -> None:
+    """The periods and the as-published limit are values of the authors' run: off its setting they are
+    undefined; the claims (agreement, the paper's limit, a disagreement that is no rare draw) are decided."""
+    one = reference.figure14_1c_checks(124, [0.441, 0.440], 0.95, 100, published=False)
+    assert [c.passed for c in one] == [None, None, True]
+    assert all(c.detail.startswith("undefined") for c in one[:2])
+    six = reference.figure14_6_checks(80, -8.7, 3.0, 0.99, 100, published=False)
+    assert [c.passed for c in six] == [None, None, True, False]
 
 
 def test_section43_checks_can_fail() -> None:

@@ -48,8 +48,8 @@ def test_rr_power_equals_binomial_enumeration(n: int, p: float, eps: float) -> N
 
 
 @pytest.mark.parametrize(("n", "expected"), [(100, (0.6117, 0.9755, 1.0)), (25, (0.2392, 0.5551, 0.8797))])
-def test_rr_power_matches_spec_headline_numbers(n: int, expected: tuple[float, ...]) -> None:
-    """Spec 003 §9 item 3: eq. (1) at p = 0.7 and ε = 0.5, 1, 2 (tol 1e−3)."""
+def test_rr_power_matches_independent_values(n: int, expected: tuple[float, ...]) -> None:
+    """Eq. (1) at p = 0.7 and ε = 0.5, 1, 2, evaluated outside this library to four decimals (tol 1e−3)."""
     np.testing.assert_allclose(power.rr_power(n, 0.7, [0.5, 1.0, 2.0], 0.05), expected, rtol=0, atol=1e-3)
 
 
@@ -89,21 +89,23 @@ def test_rr_critical_budget_inf_is_the_crossing() -> None:
     assert np.all(stars < reference.CLAIMED_MAX_CRITICAL_BUDGET)  # the paper's claim
 
 
-def test_rr_critical_budget_inf_matches_spec_fine_grid() -> None:
-    """Spec 003 §6 Fig 1, "fine-grid infimum version": the first crossing on a grid of step 0.001.
+def test_rr_critical_budget_inf_matches_an_independent_fine_grid() -> None:
+    """Figure 1's cells as the first crossing on a grid of step 0.001, computed outside this library.
 
     A first crossing on that grid is the infimum rounded *up* to the grid, so it lies in
     ``[ε*, ε* + 0.001)``.
     """
-    spec = [
-        [0.341, 0.423, 0.296, 0.422],
-        [0.170, 0.262, 0.205, 0.307],
-        [0.209, 0.149, 0.189, 0.231],
-        [0.144, 0.156, 0.154, 0.194],
-    ]
+    fine_grid = np.array(
+        [
+            [0.341, 0.423, 0.296, 0.422],
+            [0.170, 0.262, 0.205, 0.307],
+            [0.209, 0.149, 0.189, 0.231],
+            [0.144, 0.156, 0.154, 0.194],
+        ]
+    )
     stars = power.rr_critical_budget_inf_grid(reference.FIG1_N, reference.FIG1_P, 0.05)
-    assert np.all(stars <= np.array(spec) + 1e-12)
-    assert np.all(np.array(spec) - stars < 1e-3)
+    assert np.all(stars <= fine_grid + 1e-12)
+    assert np.all(fine_grid - stars < 1e-3)
 
 
 def test_rr_critical_budget_inf_unreachable_is_inf() -> None:
@@ -166,13 +168,13 @@ def test_std_error_matches_spread_over_seeds() -> None:
     ("n", "grid_index", "reference_power"),
     [(100, 10, 0.27), (100, 20, 0.64), (100, 40, 0.98), (25, 10, 0.13), (25, 20, 0.26), (25, 40, 0.57)],
 )
-def test_as_published_power_matches_spec_references(n: int, grid_index: int, reference_power: float) -> None:
-    """Spec 003 §6 Fig 2 reference powers at p = 0.7 ([sim], ±0.02), as-published noise.
+def test_as_published_power_matches_independent_runs(n: int, grid_index: int, reference_power: float) -> None:
+    """Powers at p = 0.7 with the as-published noise, from an independent implementation (±0.02).
 
-    The spec labels them ε = 0.5, 1, 2, but they are read off the notebook's curves, which live on
-    its grid ``linspace(0, 5, 100)``: at its points 0.5051, 1.0101 and 2.0202 (indices 10, 20, 40).
+    The reference values are labelled ε = 0.5, 1, 2, but they were read off curves on the notebook's
+    grid ``linspace(0, 5, 100)``: at its points 0.5051, 1.0101 and 2.0202 (indices 10, 20, 40).
     The power rises steeply there (at n = 100 it is about 0.621 at ε = 1 but 0.628 at 1.0101), so
-    the comparison is made at the grid points. The spec's values are one notebook run each, whose own
+    the comparison is made at the grid points. The reference values are one run each, whose own
     Monte Carlo s.d. is up to about 0.016: its ±0.02 covers that. Our estimate averages 40 seeded runs
     of the same procedure (s.e. ≤ 0.003), small beside ±0.02, which is therefore used as is.
     """
@@ -184,7 +186,7 @@ def test_as_published_power_matches_spec_references(n: int, grid_index: int, ref
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_laplace_as_published_matches_paper_figure2(seed: int) -> None:
-    """Spec 003 §9 item 19: one run (5000 + 5000 draws) lands within ±0.15 of the printed heat map."""
+    """One run (5000 + 5000 draws) lands within ±0.15 of the printed heat map (flat cell excepted)."""
     grid = power.laplace_power_grid(
         reference.FIG1_N, reference.FIG1_P, GRID, 0.05, 5000, stream=Stream(seed, ())
     )

@@ -1,10 +1,11 @@
-"""Private item clustering in untrusted recommenders (paper 002; spec 002 §2–4, §8): the private bit,
+"""Private item clustering in untrusted recommenders (paper 002): the private bit,
 the block model and MaxSense's closed forms, the simulators against exact laws, the server's clustering,
 the lower bounds and mutual informations, the 1-bit toy schemes and the success curves.
 
 Every reference value is computed here, independently of the library (enumeration, exact rationals or
 a formula written out again). Monte Carlo tolerances are a stated number of standard errors (SE)
-computed from the number of draws; the spec's own tolerances (§8) are checked as well where it gives one.
+computed from the number of draws; the book's own ranges (``note-rec-tolerances``) are checked as well where
+it fixes one.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ def subset_means(
 def multi_block_means(
     alpha: tuple[float, ...], b: list[list[float]], sizes: list[int], w: int, eps: float, theta: float, q: int
 ) -> np.ndarray:
-    """``E[B_i]/U`` per cluster for Multi-MaxSense as specified (Fig. 3), computed exactly.
+    """``E[B_i]/U`` per cluster for Multi-MaxSense as Fig. 3 describes it, computed exactly.
 
     Ranks of a uniform permutation are cut into ``m = ⌊w/θ⌋`` blocks (``block = ⌊rank·m/N⌋``), ``Q`` of
     them chosen; ``W`` is an independent uniform ``w``-subset; each bit is released at ``ε/Q``.
@@ -186,7 +187,10 @@ def cluster_sums(scores: np.ndarray, labels: np.ndarray, n_clusters: int) -> np.
 def pair_q(
     alpha: tuple[float, ...], b: np.ndarray, n: int, w: int, sketch: str, support_known: bool
 ) -> np.ndarray:
-    """``P[S₀ = 1]`` for a pair of clusters ``(l, l')``, by enumerating rated and liked states (§7-A1)."""
+    """``P[S₀ = 1]`` for a pair of clusters ``(l, l')``, by enumerating rated and liked states.
+
+    The sketches are the paper's three definitions (``note-rec-pp-sketch``).
+    """
     if support_known:
         rated_states = {(1, 1): 1.0}
     else:
@@ -241,7 +245,7 @@ def test_eps_infinity_and_limits() -> None:
 
 @pytest.mark.parametrize("eps", [0.1, 1.0, 3.0])
 def test_rr_bits_keep_rate(eps: float) -> None:
-    """1e6 releases keep their bit at rate e^ε/(1 + e^ε), within 4 SE and the spec's ±0.002 (§8 item 1)."""
+    """1e6 releases keep their bit at rate e^ε/(1 + e^ε), within 4 SE and the book's ±0.002."""
     n = 1_000_000
     bits = np.arange(n) % 2  # half zeros, half ones
     out = rr_bits(bits, eps, np.random.default_rng(42))
@@ -265,7 +269,7 @@ def test_rr_bits_rejects_non_binary_input() -> None:
 
 @pytest.mark.parametrize("eps", [0.3, 1.0, 3.0, math.inf])
 def test_total_budget_composition(eps: float) -> None:
-    """PP and MaxSense release one bit at ε; Multi-MaxSense Q bits at ε/Q, summing to ε (§8 item 2)."""
+    """PP and MaxSense release one bit at ε; Multi-MaxSense Q bits at ε/Q, summing to ε."""
     assert total_budget("pairwise", eps) == eps
     assert total_budget("maxsense", eps) == eps
     for q in (1, 2, 3, 7, 10):
@@ -293,7 +297,7 @@ def test_bad_eps_raise(bad: object) -> None:
 
 
 def test_delta_min_asym_and_sym() -> None:
-    """M-asym at θ = 1: 0.8 e^{−1/2} = 0.4852 ± 1e-4; M-sym: exactly 0 at every θ (§8 item 4)."""
+    """M-asym at θ = 1: 0.8 e^{−1/2} = 0.4852 ± 1e-4; M-sym: exactly 0 at every θ."""
     assert delta_min(m_asym(100, 10), 1.0) == pytest.approx(0.4852, abs=1e-4)
     assert delta_min(m_asym(100, 10), 1.0) == pytest.approx(0.8 * math.exp(-0.5), rel=1e-14)
     assert delta_min(m_asym(100, 10), 2.0) == pytest.approx(0.8 * math.exp(-1.0), rel=1e-14)
@@ -414,7 +418,7 @@ def test_maxsense_means_closed_form_m_asym() -> None:
     ("n", "w", "eps", "theta"), [(100, 10, 1.0, 1.0), (50, 5, math.inf, 0.5), (200, 20, 0.5, 2.0)]
 )
 def test_predicted_u_closed_form(n: int, w: int, eps: float, theta: float) -> None:
-    """U_90,pred = [Φ⁻¹(0.9^{1/N})(σ₁ + σ₂)/(μ₁ − μ₂)]² and Φ(x)^N = 0.9 there (spec E4)."""
+    """U_90,pred = [Φ⁻¹(0.9^{1/N})(σ₁ + σ₂)/(μ₁ − μ₂)]² and Φ(x)^N = 0.9 there (``note-rec-gaussian``)."""
     model = m_asym(n, w)
     mu, _ = bernoulli_moments((1.0,), np.array([[0.9, 0.1]]), np.repeat([0, 1], n // 2), w, eps, theta)
     m1, m2 = mu[0], mu[-1]
@@ -545,12 +549,12 @@ def test_maxsense_aggregate_vs_per_user_small_u() -> None:
             assert abs(t.mean() - n_users * mean[g].sum()) <= 4 * math.sqrt(var / draws)
 
 
-def test_maxsense_spec_item3_closed_form_vs_simulators() -> None:
-    """§8 item 3 (N = 200, w = 10, b = (.8, .2), one type, ε = 1, U = 4e5).
+def test_maxsense_closed_form_means_vs_simulators() -> None:
+    """E4's test case (N = 200, w = 10, b = (.8, .2), one type, ε = 1, U = 4e5).
 
     Fast simulator, 5 runs: cluster means within 0.5% of the closed form (and within 4 SE from the exact
     variance). Exact w-subset simulator, one run: within 2% of the (Bernoulli-model) closed form and
-    between-cluster gap within 15%; those are the spec's allowances for the model difference, which the
+    between-cluster gap within 15%; those are the book's allowances for the model difference, which the
     exact subset-model expectation computed here satisfies too.
     """
     n, w, eps, n_users = 200, 10, 1.0, 400_000
@@ -644,8 +648,9 @@ PP_LABELS = np.repeat([0, 1], [8, 12])[np.random.default_rng(13).permutation(20)
 @pytest.mark.parametrize("builder", [pairwise_matrix, pairwise_matrix_per_user])
 def test_pairwise_matrix_exact_expectation(builder, sketch: str, support_known: bool) -> None:  # type: ignore[no-untyped-def]
     """Block sums of Â: the users whose pair falls in a block and who release 1 are Binomial(U, P) with
-    P = (pairs in block/all pairs)(f + (1 − 2f) q), q enumerated from the sketch definitions (§7-A1);
-    hence each mean entry is U·(2/(N(N − 1)))(f + (1 − 2f) q). Within 4 SE = 4 sqrt(U P(1 − P))."""
+    P = (pairs in block/all pairs)(f + (1 − 2f) q), q enumerated from the sketch definitions
+    (``note-rec-pp-sketch``); hence each mean entry is U·(2/(N(N − 1)))(f + (1 − 2f) q). Within 4 SE =
+    4 sqrt(U P(1 − P))."""
     n_users, eps = 200_000, 1.0
     n = 20
     q = pair_q(PP_ALPHA, PP_B, n, 6, sketch, support_known)
@@ -894,7 +899,7 @@ def exact_ratio(n: int, w: int, shift: int = 0) -> Fraction:
 
 @pytest.mark.parametrize("n", [100, 1000, 10_000])
 def test_lemma47_one_sided_bound(n: int) -> None:
-    """|C(N−w, w)/C(N, w) − (1 − w²/N)| ≤ w⁴/N² for 1 ≤ w ≤ √N (§8 item 5, §7-A10)."""
+    """|C(N−w, w)/C(N, w) − (1 − w²/N)| ≤ w⁴/N² for 1 ≤ w ≤ √N (``note-rec-lemma47``)."""
     w = np.arange(1, math.isqrt(n) + 1)
     err = lemma47_error(n, w)
     assert err.shape == w.shape
@@ -941,7 +946,7 @@ def direct_information(n: int, query: np.ndarray) -> float:
 
 def test_one_bit_information_exact_and_thm43() -> None:
     """Random queries A ⊂ [N] × {0, 1}, N = 3..10: library I = direct I (1e-12), I ≤ Thm 4.3 bound + 1e-12
-    ≤ 1/N, and the bound is |C₁|/(2N)(1/|A| + 1/(2N − |A|)) computed here (§8 item 6)."""
+    ≤ 1/N, and the bound is |C₁|/(2N)(1/|A| + 1/(2N − |A|)) computed here."""
     rng = np.random.default_rng(90)
     for n in range(3, 11):
         for _ in range(25 if n <= 7 else 8):
@@ -995,7 +1000,7 @@ def test_maxsense_sketch_information_vs_enumeration(n: int, w: int, eps: float, 
 
 
 def test_maxsense_sketch_information_scaling() -> None:
-    """§8 item 7: I(2N)/I(N) ∈ [0.45, 0.55] (N ≥ 100), I(ε=.1)/I(ε=.2) ∈ [0.23, 0.27], I ≤ 2ε'²w/N for
+    """I(2N)/I(N) ∈ [0.45, 0.55] (N ≥ 100), I(ε=.1)/I(ε=.2) ∈ [0.23, 0.27], I ≤ 2ε'²w/N for
     ε < ln 2, and I ≤ ε (Lemma 3.1)."""
     for w in (1, 2, 5):
         for eps in (0.5, 1.0):
@@ -1044,8 +1049,8 @@ def loglog_slope(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def test_lower_bound_slopes_and_pilot_values() -> None:
-    """§8 item 8 (w = 2, N = 1e3..1e5): Thm 4.8 and 4.10 slopes in [1.9, 2.1], Thm 3.3 within 0.01 of 1;
-    the spec's pilot table (ε = 0.5) to 3 significant figures."""
+    """w = 2, N = 1e3..1e5: Thm 4.8 and 4.10 slopes in [1.9, 2.1], Thm 3.3 within 0.01 of 1;
+    the book's pilot table (ε = 0.5) to 3 significant figures."""
     n = np.round(np.geomspace(1e3, 1e5, 9))
     eps = 0.5
     u48 = fano_users(n, thm48_information(n, 2, eps))
@@ -1066,7 +1071,7 @@ def test_lower_bound_slopes_and_pilot_values() -> None:
 
 
 def test_thm33_paper_vs_fano() -> None:
-    """Paper: N ln 2/ε; Fano-consistent: (N/2 − 1) ln 2/ε (§7-A6)."""
+    """Paper: N ln 2/ε; Fano-consistent: (N/2 − 1) ln 2/ε (``note-rec-thm33``)."""
     for n, eps in itertools.product((10, 1000, 10**5), (0.1, 1.0, 4.0)):
         assert float(thm33_users(n, eps, "paper")) == pytest.approx(n * math.log(2) / eps, rel=1e-14)
         assert float(thm33_users(n, eps)) == pytest.approx((n / 2 - 1) * math.log(2) / eps, rel=1e-14)
@@ -1097,7 +1102,7 @@ def test_adaptive_lower_bound_vs_recursion(eps: float) -> None:
 
 
 def test_adaptive_lower_bound_log_growth() -> None:
-    """§8 item 17: T_LB(10N)/T_LB(N)/10 ∈ [1.1, 1.6] for N ≥ 1e3 (N log N growth)."""
+    """T_LB(10N)/T_LB(N)/10 ∈ [1.1, 1.6] for N ≥ 1e3 (N log N growth)."""
     for eps in (0.1, 0.5, 1.0):
         for n in (10**3, 10**4, 10**5):
             ratio = adaptive_lower_bound(10 * n, eps) / adaptive_lower_bound(n, eps) / 10
@@ -1107,7 +1112,7 @@ def test_adaptive_lower_bound_log_growth() -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# one_bit: the 1-bit toy schemes (§8 item 16)
+# one_bit: the 1-bit toy schemes
 # --------------------------------------------------------------------------------------------------
 
 
@@ -1128,7 +1133,8 @@ def exact_mean_and_var(scheme: str, n: int) -> tuple[float, float]:
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_users_needed_mean_and_u90(scheme: str) -> None:
     """Mean within 4 SE (SE from the exact variance, 4000 runs) of its exact value; 90% quantile within
-    ±15% of the spec's approximations at N = 128 (the quantile's own Monte Carlo SE is < 1% here)."""
+    ±15% of the book's approximations (``note-rec-one-bit``) at N = 128 (the quantile's own Monte Carlo SE is
+    < 1% here)."""
     n, trials = 128, 4000
     runs = users_needed(scheme, n, trials, np.random.default_rng(100))
     assert runs.shape == (trials,) and runs.dtype.kind == "i"
@@ -1263,8 +1269,12 @@ def test_predicted_grid_brackets_the_prediction() -> None:
     setting = Setting("maxsense", m_asym(100, 10), 1.0)
     grid = predicted_grid(setting, 0.5, 2.0, 3)
     assert grid == pytest.approx(predicted_u(m_asym(100, 10), 1.0) * np.array([0.5, 1.0, 2.0]), rel=1e-12)
-    multi = Setting("multi-maxsense", m_asym(100, 32), 8.0, n_bits=4)
-    assert predicted_grid(multi, 1.0, 1.0, 1)[0] == pytest.approx(predicted_u(m_asym(100, 32), 8.0, n_bits=4))
+    multi = Setting("multi-maxsense", m_asym(100, 32), 8.0, theta=0.5, n_bits=4)
+    assert multi.predicted_u90() == predicted_u(m_asym(100, 32), 8.0, theta=0.5, n_bits=4)
+    assert multi.predicted_u90() != predicted_u(m_asym(100, 32), 8.0, n_bits=4)  # θ is the setting's
+    assert predicted_grid(multi, 1.0, 1.0, 1)[0] == pytest.approx(multi.predicted_u90())
+    with pytest.raises(ParameterError, match="MaxSense's, not Pairwise-Preference's"):
+        Setting("pairwise", m_asym(100, 10), 1.0).predicted_u90()
 
 
 def test_review_helpers_against_their_formulas() -> None:

@@ -41,7 +41,7 @@ def test_rates_count_replications_where_every_agent_returns_the_target() -> None
 
 
 def test_two_threshold_rule_needs_at_least_one_won_round() -> None:
-    # A frequency threshold of 0 would admit a state that never won; the rule floors it at 1/K (spec A4).
+    # A frequency threshold of 0 would admit a state that never won; the book's rule floors it at 1/K.
     result = _result([[[1], [1]], [[1], [1]]])
     rates = recovery_rates(result, np.array([False, True]), rho=0.0, freq=0.0)
     assert rates["two-threshold"] == 1.0

@@ -22,7 +22,7 @@ def zdv_ddi(actg: pd.DataFrame) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------------------------------------------------
-# Data (spec §9 items 8, 9)
+# Data (facts of the data sets)
 
 
 def test_actg175_counts(actg: pd.DataFrame) -> None:
@@ -156,7 +156,7 @@ def test_cox_partial_loglik_rejects_bad_input(kwargs: dict, match: str) -> None:
 
 
 # ----------------------------------------------------------------------------------------------------------
-# ACTG 175 reference values (spec §9 items 10, 13) and TMB (item 14)
+# ACTG 175 and TMB reference values (dpnet.reference.clinical)
 
 
 def _log_lr(frame: pd.DataFrame, labels: np.ndarray | None, variant: str, ties: str = "row") -> float:
@@ -178,7 +178,7 @@ def test_actg_log_likelihood_ratios(actg: pd.DataFrame, zdv_ddi: pd.DataFrame) -
     np.testing.assert_array_equal(labels, zdv_ddi.index.to_numpy() % 5)
     assert _log_lr(zdv_ddi, None, "paper") == pytest.approx(9.631, abs=1e-3)
     assert _log_lr(zdv_ddi, labels, "paper") == pytest.approx(9.538, abs=1e-3)
-    # The spec's as-published values (one machine's unstable sort) lie between the two extreme tie orders.
+    # The reference as-published values (one machine's unstable sort) lie between the two extreme tie orders.
     for split, want in ((None, 273.17), (labels, 276.2)):
         low = _log_lr(zdv_ddi, split, "as_published", "x_desc")
         high = _log_lr(zdv_ddi, split, "as_published", "x_asc")

@@ -2,8 +2,8 @@
 per-centre tables and fits, the one-covariate cohorts, the lifelines wrappers and the private tests.
 
 Oracles are exact formulas, finite differences of the (brute-force-checked) partial likelihood,
-independent re-computations (log-rank, Kaplan–Meier, noise moments) and the reference numbers of
-spec 003 §3.5, §3.7, §5 and §9.
+independent re-computations (log-rank, Kaplan–Meier, noise moments), paper 003's published numbers and
+the reference numbers of :mod:`dpnet.reference.clinical`.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from dpnet.survival import (
     cox_sensitivity,
     fit_cox,
     kaplan_meier,
+    loglik_gap,
     logrank_pvalue,
     mle_study,
     observed_statistic,
@@ -172,10 +173,10 @@ def test_penalised_fit_solves_the_penalised_score_equation(penalizer: float) -> 
     assert abs(fit.theta) < abs(fit_cox(x, t, d).theta)  # shrinkage
 
 
-def test_actg_fit_matches_spec_and_lifelines(ddi: pd.DataFrame) -> None:
+def test_actg_fit_matches_the_reference_and_lifelines(ddi: pd.DataFrame) -> None:
     x, t, d = _arrays(ddi)
     fit = fit_cox(x, t, d)
-    assert fit.theta == pytest.approx(-0.528, abs=5e-3)  # spec §9 item 10
+    assert fit.theta == pytest.approx(-0.528, abs=5e-3)  # ddI vs ZDV: a reference fit
     assert cox_score_information(x, t, d, fit.theta)[0] == pytest.approx(0.0, abs=1e-7)
     # lifelines breaks ties by Efron, fit_cox by Breslow: on ACTG 125 of the 309 events share one of 51
     # tied days, which moves the LRT by ~0.01 (on tie-free data the two agree to 1e-8, see below).
@@ -188,7 +189,7 @@ def test_actg_fit_matches_spec_and_lifelines(ddi: pd.DataFrame) -> None:
 
     pen = fit_cox(x, t, d, penalizer=0.1)
     ref_pen = cox_lifelines(t, d, x, penalizer=0.1)
-    assert ref_pen.lrt == pytest.approx(15.69, abs=5e-3)  # spec item 10
+    assert ref_pen.lrt == pytest.approx(15.69, abs=5e-3)  # the reference fit with the notebook's penalty
     assert pen.lrt == pytest.approx(ref_pen.lrt, abs=0.05)
     assert pen.theta == pytest.approx(ref_pen.coef, abs=1e-3)
     assert pen.lrt >= 0.0
@@ -216,6 +217,18 @@ def _separated() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.array([1.0] * 5 + [0.0] * 5), np.arange(1.0, 11.0), np.array([1.0] * 5 + [0.0] * 5)
 
 
+@pytest.mark.parametrize(
+    ("variant", "ties"), [("paper", "row"), ("as_published", "row"), ("as_published", "x_asc")]
+)
+def test_loglik_gap_is_the_two_state_difference(ddi: pd.DataFrame, variant: str, ties: str) -> None:
+    x, t, d = _arrays(ddi)
+    values = cox_partial_loglik(x, t, d, np.array([-LOG2, 0.0]), variant=variant, ties=ties)
+    gap = loglik_gap(x, t, d, -LOG2, variant=variant, ties=ties)
+    assert gap == pytest.approx(values[0] - values[1], abs=1e-9)
+    if variant == "paper":
+        assert loglik_gap(x, t, d, -LOG2) == pytest.approx(9.631, abs=1e-3)  # clinical.LAMBDA_GAP["paper"]
+
+
 def test_fit_separating_covariate_raises() -> None:
     x, t, d = _separated()
     # The docstring promises an error for "a covariate that separates events"; its message should say
@@ -241,7 +254,7 @@ def test_fit_penalised_separation_and_bad_input() -> None:
 
 
 def test_cox_sensitivity() -> None:
-    assert cox_sensitivity(LOG2) == pytest.approx(1.386, abs=5e-4)  # spec §3.7: ACTG simple test
+    assert cox_sensitivity(LOG2) == pytest.approx(1.386, abs=5e-4)  # 2 log 2: the ACTG simple test
     assert cox_sensitivity(LOG2, 1.0) == 2 * LOG2
     assert cox_sensitivity(0.5, 3.0) == 3.0
     for bad in ((0.0, 1.0), (-1.0, 1.0), (1.0, 0.0), (float("inf"), 1.0), (float("nan"), 1.0), ("1", 1.0)):
@@ -302,7 +315,8 @@ def test_centre_fits_on_actg(ddi: pd.DataFrame) -> None:
     for i, fit in enumerate(fits):
         m = labels == i
         assert fit == fit_cox(x[m], t[m], d[m], penalizer=0.1)
-    # Spec §6 (unnumbered §5 claims): "the no-DP value of the same statistic is 4.08" (Σ LRT / 4, D5).
+    # §5: "the no-DP value of the same statistic is 4.08", the notebook's Σ LRT / 4
+    # (note-ht-test-normalisation).
     assert sum(f.lrt for f in fits) / 4 == pytest.approx(4.08, abs=0.02)
 
 
@@ -313,7 +327,7 @@ def test_centre_fits_on_actg(ddi: pd.DataFrame) -> None:
 def test_arm_cohort(actg: pd.DataFrame) -> None:
     cohort = arm_cohort(actg, "ddI")
     assert list(cohort.columns) == ["time", "event", "x", "arm_name"]
-    assert len(cohort) == 1093 and int(cohort["x"].sum()) == 561  # spec item 8
+    assert len(cohort) == 1093 and int(cohort["x"].sum()) == 561  # ZDV + ddI patients; ddI patients
     assert int(cohort["event"].sum()) == 181 + 128
     np.testing.assert_array_equal(cohort.index, actg.index[actg["arm"].isin([0, 3])])
     np.testing.assert_array_equal(cohort["x"], (actg.loc[cohort.index, "arm"] == 3).astype(int))
@@ -340,7 +354,7 @@ def test_pairwise_arms_against_zdv(actg: pd.DataFrame) -> None:
     for arm in ("ZDV+ddI", "ZDV+Zal", "ddI"):
         cohort = arm_cohort(actg, arm)
         coefs[arm] = cox_lifelines(cohort["time"], cohort["event"], cohort["x"]).coef
-    want = {"ZDV+ddI": -0.704, "ZDV+Zal": -0.640, "ddI": -0.528}  # spec §9 item 12
+    want = {"ZDV+ddI": -0.704, "ZDV+Zal": -0.640, "ddI": -0.528}  # an independent Cox fit of the data set
     for arm, value in want.items():
         assert coefs[arm] == pytest.approx(value, abs=5e-3)
     assert min(coefs, key=coefs.get) == "ZDV+ddI"
@@ -360,7 +374,7 @@ def test_tmb_cohort_and_groups(samstein: pd.DataFrame) -> None:
     groups = tmb_groups(samstein)
     np.testing.assert_array_equal(groups.index, samstein.index)
     assert list(groups.cat.categories) == list(TMB_GROUPS)
-    assert groups.value_counts(sort=False).tolist() == [166, 166, 1330]  # spec §9 item 9
+    assert groups.value_counts(sort=False).tolist() == [166, 166, 1330]  # ⌊N/10⌋, ⌊N/5⌋ − ⌊N/10⌋, the rest
     np.testing.assert_array_equal(groups == "Top 10%", top10["x"] == 1)
     np.testing.assert_array_equal(groups == "Top 10–20%", (top20["x"] == 1) & (top10["x"] == 0))
 
@@ -414,11 +428,11 @@ def test_tmb_cohort_unknown_covariate_lists_the_valid_ones(samstein: pd.DataFram
 def test_tmb_top10_log_likelihood_ratio(samstein: pd.DataFrame) -> None:
     top10 = tmb_cohort(samstein, "top10")
     values = cox_partial_loglik(top10["x"], top10["time"], top10["event"], np.array([math.log(0.15), 0.0]))
-    assert values[0] - values[1] == pytest.approx(8.27, abs=0.01)  # spec §9 item 14, §5.2
+    assert values[0] - values[1] == pytest.approx(8.27, abs=0.01)  # the reference gap (clinical)
 
 
 def test_tmb_lifelines_fits(samstein: pd.DataFrame) -> None:
-    # Spec §5.2: top-10 % log HR −0.934 (p = 2.6e−9), top-20 % −0.777, raw TMB −0.01776 per unit.
+    # Reference fits: top-10 % log HR −0.934 (p = 2.6e−9), top-20 % −0.777, raw TMB −0.01776 per unit.
     fits = {c: tmb_cohort(samstein, c) for c in TMB_COVARIATES}
     ref = {c: cox_lifelines(f["time"], f["event"], f["x"]) for c, f in fits.items()}
     assert ref["top10"].coef == pytest.approx(-0.934, abs=5e-3)
@@ -481,7 +495,7 @@ def test_kaplan_meier_tmb_groups(samstein: pd.DataFrame) -> None:
 def test_cox_lifelines_on_actg(ddi: pd.DataFrame) -> None:
     x, t, d = _arrays(ddi)
     fit = cox_lifelines(t, d, x)
-    assert fit.coef == pytest.approx(-0.528, abs=5e-3)  # spec §9 item 10
+    assert fit.coef == pytest.approx(-0.528, abs=5e-3)  # ddI vs ZDV: a reference fit
     assert fit.p == pytest.approx(4.9e-6, rel=0.1)
     assert fit.ci_low < fit.coef < fit.ci_high
     z = stats.norm.isf(0.025)
@@ -496,7 +510,7 @@ def test_cox_lifelines_on_actg(ddi: pd.DataFrame) -> None:
 
 
 def test_cox_lifelines_one_hospital(ddi: pd.DataFrame) -> None:
-    # Spec §9 item 11: index mod 10 == 1 (110 patients) p = 0.90; index mod 5 == 1, p = 0.17.
+    # Figure 3's one hospital: index mod 10 == 1 (110 patients) p = 0.90; index mod 5 == 1, p = 0.17.
     one = ddi[ddi.index % 10 == 1]
     fit = cox_lifelines(one["time"], one["event"], one["x"])
     assert (fit.n, fit.coef) == (110, pytest.approx(-0.042, abs=5e-3))
@@ -508,7 +522,7 @@ def test_cox_lifelines_one_hospital(ddi: pd.DataFrame) -> None:
 def test_logrank_pvalue_on_actg(ddi: pd.DataFrame) -> None:
     x, t, d = _arrays(ddi)
     p = logrank_pvalue(t, d, x)
-    assert p == pytest.approx(3.7e-6, rel=0.1)  # spec §5 / notebook
+    assert p == pytest.approx(3.7e-6, rel=0.1)  # the authors' notebook
     # Independent log-rank: (O − E)² / V with the hypergeometric variance at each event time.
     o_minus_e = var = 0.0
     for tj in np.unique(t[d == 1]):
@@ -545,7 +559,7 @@ def test_lifelines_wrappers_reject_bad_input() -> None:
 def test_composite_test_threshold() -> None:
     test = composite_test(alpha=0.05, n_agents=5, K=8, noise_scale=1.0)
     assert test.kind == "composite"
-    assert test.threshold == pytest.approx(11.8325, abs=1e-4)  # spec §9 item 7
+    assert test.threshold == pytest.approx(11.8325, abs=1e-4)  # F⁻¹_{χ²_5}(0.975) − 1
     assert test.critical_value == pytest.approx(stats.chi2.ppf(0.975, 5), rel=1e-12)
     assert test.null.mean() == pytest.approx(5.0)
 

@@ -379,16 +379,16 @@ def run_all(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, roo
     With ``jobs > 1`` the chapters share ``jobs`` core slots (:mod:`dpnet.cores`): a chapter's sweeps use
     the cores the others leave free, so no core idles while a chapter still has tasks to run.
     """
-    if jobs > 1 and cores.ENV not in os.environ:
-        # in the temporary directory under the kernels' prefix, so a killed build's slots get swept
-        slots = Path(tempfile.mkdtemp(prefix=f"{workspace.SOCKETS_PREFIX}{os.getpid()}-cores-"))
-        cores.Slots(slots, jobs)
-        os.environ[cores.ENV] = str(slots)
-        try:
-            return run_all(ids, mode=mode, jobs=jobs, force=force, root=root)
-        finally:
-            os.environ.pop(cores.ENV, None)
-            shutil.rmtree(slots, ignore_errors=True)
+    sharing = contextlib.nullcontext()
+    if jobs > 1:
+        # under the kernels' prefix in the temporary directory, so a killed build's slots get swept
+        directory = Path(tempfile.mkdtemp(prefix=f"{workspace.SOCKETS_PREFIX}{os.getpid()}-cores-"))
+        sharing = cores.shared(jobs, directory)
+    with sharing:
+        _run_pool(ids, mode=mode, jobs=jobs, force=force, root=root)
+
+
+def _run_pool(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, root: Path) -> None:
     pending = list(ids)
     running: dict[Future[tuple[str, str, float]], tuple[str, float]] = {}
     failures: list[str] = []

@@ -15,11 +15,12 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["ENV", "Slots", "chapter_slot", "slots_from_env"]
+__all__ = ["ENV", "Slots", "chapter_slot", "shared", "slots_from_env"]
 
 #: The environment variable naming the slot directory of the build in progress.
 ENV = "DPNET_CORE_SLOTS"
@@ -28,24 +29,30 @@ POLL_SECONDS = 0.2
 
 
 class Slots:
-    """``count`` core slots: lock files ``slot-<k>.lock`` in ``directory``.
+    """``count`` core slots: lock files ``slot-<k>.lock`` in ``directory`` (see :meth:`create`).
 
     Parameters
     ----------
     directory
-        Where the lock files live (created if missing).
+        Where the lock files live.
     count
         How many cores the build may use.
     """
 
     def __init__(self, directory: Path, count: int) -> None:
+        self.directory, self.count = Path(directory), count
+
+    @classmethod
+    def create(cls, directory: Path, count: int) -> Slots:
+        """Make ``count`` slots (their lock files and the count) in ``directory``."""
         if count < 1:
             raise ValueError(f"count must be at least 1 (got {count})")
-        self.directory, self.count = Path(directory), count
-        self.directory.mkdir(parents=True, exist_ok=True)
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
         for k in range(count):
-            (self.directory / f"slot-{k}.lock").touch()
-        (self.directory / "count").write_text(f"{count}\n")
+            (directory / f"slot-{k}.lock").touch()
+        (directory / "count").write_text(f"{count}\n")
+        return cls(directory, count)
 
     def _try(self, k: int) -> int | None:
         fd = os.open(self.directory / f"slot-{k}.lock", os.O_RDWR)
@@ -90,6 +97,21 @@ def slots_from_env() -> Slots | None:
     except (OSError, ValueError):
         return None
     return Slots(Path(directory), count)
+
+
+@contextlib.contextmanager
+def shared(count: int, directory: Path) -> Iterator[Slots]:
+    """Share ``count`` cores among the processes started inside (they inherit ``DPNET_CORE_SLOTS``).
+
+    The slots live in ``directory`` (a fresh temporary directory), which is removed on the way out.
+    """
+    slots = Slots.create(directory, count)
+    os.environ[ENV] = str(directory)
+    try:
+        yield slots
+    finally:
+        os.environ.pop(ENV, None)
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 @contextlib.contextmanager

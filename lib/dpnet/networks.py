@@ -18,9 +18,9 @@ The bounds of papers 000 and 003 use the eigenvalues ``1 = λ_1(A) ≥ λ_2(A) �
 * ``a* = SLEM((A+I)/2) = max(|1+λ_2(A)|, |1+λ_n(A)|)/2 = (1+λ_2(A))/2``: ``α*_n`` in 000,
   ``a*_n`` in 003. It sets the mixing rate of the private MLE dynamics ``(A+I)^t``.
 
-Exact values for ``n = 5`` (spec 000 §4(a) item 3): complete ``K_5``: ``b* = 0.25``, ``a* = 0.375``;
-cycle ``C_5``: ``b* = 0.809017``, ``a* = 0.654508``; star ``K_{1,4}``: ``b* = 0.75``, ``a* = 0.875``;
-path ``P_5``: ``b* = 0.809017``, ``a* = 0.904508``.
+Exact values for ``n = 5``, from the closed-form spectra of these graphs: complete ``K_5``: ``b* = 0.25``,
+``a* = 0.375``; cycle ``C_5``: ``b* = 0.809017``, ``a* = 0.654508``; star ``K_{1,4}``: ``b* = 0.75``,
+``a* = 0.875``; path ``P_5``: ``b* = 0.809017``, ``a* = 0.904508``.
 
 The eigenvalues come from a dense symmetric eigensolver (:func:`numpy.linalg.eigvalsh`), which costs
 ``O(n³)`` time and ``O(n²)`` memory: fine up to a few thousand agents.
@@ -46,6 +46,7 @@ __all__ = [
     "GraphKind",
     "SpectralConstants",
     "check_weights",
+    "dense_weights",
     "eigenvalues",
     "make_graph",
     "metropolis_hastings",
@@ -200,6 +201,12 @@ def metropolis_hastings(G: nx.Graph) -> sparse.csr_array:
     A.eliminate_zeros()
     A.sort_indices()
     return A
+
+
+def dense_weights(kind: GraphKind, n: int) -> NDArray[np.float64]:
+    """The dense Metropolis–Hastings weights of a deterministic graph of ``n`` agents (``kind`` as for
+    :func:`make_graph`, Erdős–Rényi excepted: it needs a generator)."""
+    return metropolis_hastings(make_graph(kind, n)).toarray()
 
 
 def check_weights(A: ArrayLike | sparse.sparray | sparse.spmatrix | nx.Graph) -> NDArray[np.float64]:

@@ -475,15 +475,20 @@ def machine_memory() -> int:
     return total
 
 
+def _amount(value: float, unit: str) -> str:
+    """``value`` to three significant digits, never in exponent notation: ``23.5 GiB``, ``8,350 GiB``."""
+    return f"{value:,.0f} {unit}" if value >= 100 else f"{value:.3g} {unit}"
+
+
 def _gib(size: float) -> str:
-    return f"{size / 2**30:.3g} GiB" if size >= 2**30 else f"{size / 2**20:.3g} MiB"
+    return _amount(size / 2**30, "GiB") if size >= 2**30 else _amount(size / 2**20, "MiB")
 
 
 def _duration(seconds: float) -> str:
     for unit, length in (("days", 86400.0), ("hours", 3600.0), ("minutes", 60.0)):
         if seconds >= 2 * length:
-            return f"{seconds / length:.3g} {unit}"
-    return f"{seconds:.3g} s"
+            return _amount(seconds / length, unit)
+    return _amount(seconds, "s")
 
 
 def _count(value: float) -> str:

@@ -390,6 +390,21 @@ def ratio_paths(
     ax.grid(alpha=GRID_ALPHA)
 
 
+def distance_paths(ax: Axes, distances: Mapping[str, ArrayLike], *, title: str, floor: float = 1e-3) -> None:
+    """Distances to a reference (``label → values at t = 1, 2, …``) on log–log axes, floored at ``floor``.
+
+    Colours follow the order of ``distances`` (C0, C1, …), so the same label keeps its colour across
+    panels that list the same curves.
+    """
+    for k, (label, values) in enumerate(distances.items()):
+        values = np.asarray(values, dtype=float)
+        ax.plot(np.arange(1, values.size + 1), np.maximum(values, floor), color=f"C{k}", label=label)
+    ax.set(xscale="log", yscale="log", ylim=(0.8 * floor, 1.2), xlabel="iteration t",
+           ylabel="TVD to non-private", title=title)  # fmt: skip
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+
+
 def sample_paths(ax: Axes, t: ArrayLike, paths: ArrayLike, *, color: str = "C0", alpha: float = 0.15) -> None:
     """Every agent's path (``paths`` of shape ``(len(t), n)``) as one rasterised line collection.
 

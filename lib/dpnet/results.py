@@ -21,7 +21,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from dpnet.errors import ParameterError
 #: What a check compares with: a claim the paper publishes, or an independent reference (an exact
 #: formula, an independent implementation, the documented facts of a data set).
 Against = Literal["paper", "reference"]
-AGAINST: tuple[str, ...] = ("paper", "reference")
+AGAINST: tuple[str, ...] = get_args(Against)
 
 __all__ = [
     "BADGES",
@@ -177,12 +177,12 @@ class Results:
     def record(self, outcome: Any) -> Any:
         """Record what an experiment returned, and return it unchanged.
 
-        ``outcome`` is one of the chapter layer's results (:mod:`dpnet.chapters`): its ``metrics()``
-        go to metrics.json, its ``tables()`` (if any) to ``tables/``, its ``checks`` (if any; a mapping
+        ``outcome`` is one of the chapter layer's results (:mod:`dpnet.chapters`): its ``metrics()`` (if
+        any) go to metrics.json, its ``tables()`` (if any) to ``tables/``, its ``checks`` (if any; a mapping
         of item key to checks) to the report, with ``paper_setting`` saying whether the run uses the
         paper's setting for them, and its ``deviations`` (if any; ``(item, title, note)``) likewise.
         """
-        for name, value in outcome.metrics().items():
+        for name, value in (outcome.metrics() if hasattr(outcome, "metrics") else {}).items():
             self.metric(name, value)
         for name, frame in (outcome.tables() if hasattr(outcome, "tables") else {}).items():
             self.table(frame, name)

@@ -132,7 +132,7 @@ def time_dp_test(
     theta_alt = real()("theta_alt", theta_alt)
     states = np.array([0.0, theta_alt])
     delta = cox_sensitivity(abs(theta_alt))
-    A = networks.metropolis_hastings(networks.make_graph("complete", n)).toarray()
+    A = networks.dense_weights("complete", n)
     a_star = networks.spectral_constants(A).a_star
     masks = [labels == i for i in range(n)]
     start = time.perf_counter()

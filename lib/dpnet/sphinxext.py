@@ -9,7 +9,7 @@ MathJax comes with the book, so formulas are typeset offline: instead of Sphinx'
 from a CDN), the pages load ``_static/mathjax/tex-mml-chtml.js``, copied at build time from the pinned
 PyPI package ``django-static-mathjax`` (MathJax 3.2.2, the release the CDN address serves; the same
 CHTML output and TeX extensions). Only the files that component loads, or that its context menu
-may load, are copied (:data:`MATHJAX_FILES`, about 8.5 MB). A ``mathjax_path`` set in ``_config.yml``
+may load, are copied (:data:`MATHJAX_FILES`, about 8.3 MB). A ``mathjax_path`` set in ``_config.yml``
 is left alone.
 
 Each page lists each script once: Sphinx 7.4 writes an inline script that an extension adds after the

@@ -418,9 +418,6 @@ class MomentStudy:
     def deviations(self) -> tuple[tuple[str, str, str], ...]:
         return _deviations("p001-table1")
 
-    def metrics(self) -> dict[str, Any]:
-        return {}
-
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"moments": self.moments, "bounds": self.bounds}
 
@@ -459,9 +456,6 @@ class NoiseComparison:
             "density (Δ = ε = 1)": d.name, "ε-DP": d.is_dp(1.0, 1.0), "variance": d.variance,
             "variance / Laplace": d.variance / 2.0,
         } for d in self.densities])  # fmt: skip
-
-    def metrics(self) -> dict[str, Any]:
-        return {}
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"est-optimal-noise": self.table}
@@ -539,9 +533,6 @@ class SamplePaths:
     def deviations(self) -> tuple[tuple[str, str, str], ...]:
         return _deviations(self.item)
 
-    def metrics(self) -> dict[str, Any]:
-        return {}
-
     @property
     def german_rate(self) -> tuple[float, float]:
         """Figure 3: the fitted log-error per round of the German MVUE without DP, and log β* (nan without
@@ -591,9 +582,8 @@ def _sample_paths(P: Parameters, nets: Networks, item: str) -> SamplePaths:
     calibrations = _calibrations(P)
     runs: dict[tuple[str, str], Run] = {}
     for cal in calibrations:
-        rng = P.rng(
-            item
-        )  # a fresh generator of the figure's stream: both calibrations get the same unit noise
+        # a fresh generator of the figure's stream: both calibrations get the same unit noise
+        rng = P.rng(item)
         for name in nets.names:
             data = nets.data[name]
             runs[name, cal] = est.private_run(
@@ -772,9 +762,6 @@ class NaiveNoise:
     rms: Mapping[str, NDArray[np.float64]]
     exact: Mapping[str, NDArray[np.float64]]
     slope: float
-
-    def metrics(self) -> dict[str, Any]:
-        return {}
 
     def figure(self) -> Figure:
         fig, ax = plotting.panel_row(1, width=5.5, height=3.4)

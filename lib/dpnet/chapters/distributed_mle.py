@@ -141,20 +141,19 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     n, m, R = values["n_agents"], values["n_states"], values["replications"]
     alpha, beta, pi = values["alpha"], values["beta"], values["pi"]
     E, G, L = len(values["eps_values"]), len(values["gap_values"]), len(values["K_values"])
-    K_am = math.ceil(m * math.log(1 / (1 - beta)))
+    K_paper = inf.to_int_ceil(inf.rounds_am(m, 1, beta), minimum=1)
+    K_am = inf.to_int_ceil(inf.rounds_am(m, 1, beta, corrected=True), minimum=1)
     K_r = max(K_am, math.ceil(2 * math.log((m - 1) / alpha)), 1)
     K_f = max(math.ceil(math.log(m / min(alpha, 1 - beta)) / (2 * pi**2)), 1)
-    K_top = max(16, K_am + 2)
-    K_grid = {*np.unique(np.round(np.geomspace(1, K_top, 14)).astype(int)).tolist(), K_am}
-    per_rep = n * m * (E * (3 * K_r + 2 * K_f) + sum(values["K_values"]) + G * (4 * K_r + 2 * K_f))
-    d = n * (FLOOR_ROUNDS * sum(range(2, max(6, m) + 1)) + m * (sum(K_grid) + K_am))
+    K_grid = _never_rounds(K_paper, K_am)  # the win-probability count's rounds, as in win_floor
+    task_rounds = E * (3 * K_r + 2 * K_f) + sum(values["K_values"]) + G * (4 * K_r + 2 * K_f)
+    d = n * (FLOOR_ROUNDS * sum(range(2, max(6, m) + 1)) + m * sum(K_grid))
     floor_reps = max(R, min(10 * R, 4e7 / d))
-    draws = R * per_rep + floor_reps * d
+    draws = R * n * m * task_rounds + floor_reps * d
     task_reps = R * (5 * E + L + 6 * G) + floor_reps * (len(K_grid) + 5)
-    rounds = (E * (3 * K_r + 2 * K_f) + sum(values["K_values"]) + G * (4 * K_r + 2 * K_f)) * math.ceil(
-        R / _CHUNK
-    ) + (FLOOR_ROUNDS * (max(6, m) - 1) + sum(K_grid)) * math.ceil(floor_reps / _CHUNK)
-    chunk = max(min(R, _CHUNK) * max(K_r, K_f, *values["K_values"]), min(floor_reps, _CHUNK) * K_top)
+    floor_rounds = FLOOR_ROUNDS * (max(6, m) - 1) + sum(K_grid)
+    rounds = task_rounds * math.ceil(R / _CHUNK) + floor_rounds * math.ceil(floor_reps / _CHUNK)
+    chunk = max(min(R, _CHUNK) * max(K_r, K_f, *values["K_values"]), min(floor_reps, _CHUNK) * K_grid[-1])
     memory = 44.0 * chunk * n * m + 80.0 * floor_reps * max(6, m)
     seconds = (
         _FIXED_SECONDS + _DRAW_SECONDS * draws + _REPLICATION_SECONDS * task_reps + _ROUND_SECONDS * rounds
@@ -695,96 +694,39 @@ class EpsSweep:
             "margin": [self.n_agents * s.rho_gm / 2.0**s.T for s in plans],
         }[what]
 
-    def metrics(self) -> dict[str, Any]:
-        """Nothing of its own: the records go to metrics.json through :class:`Summary`."""
-        return {}
-
     def tables(self) -> dict[str, pd.DataFrame]:
         """The oracle against finite T, written to ``tables/``."""
         return {"oracle_vs_finite_T": self.agreement}
 
     def figure(self) -> Figure:
         """Type I (left) and Type II (right) against ε, with the guarantees and a top axis in noise scales."""
-        eps, rec = self.eps, self.records
-        fig, ax = panel_row(2, width=5.6, height=3.8)
-        spread = 1.06
-        plot_error_rates(ax[0], eps, rec["gm"], "type1", label="GM, T → ∞", color="C0")
-        plot_error_rates(
-            ax[0],
-            eps,
-            rec["gm-thm42"],
-            "type1",
-            label="GM, Thm 4.2's T",
-            color="C0",
-            marker="s",
-            ls=":",
-            shift=spread,
+        eps, rec, spread = self.eps, self.records, 1.06
+        colour = {"am": "C1", "gm": "C0", "thres1": "C2", "thres2": "C3"}
+        panels = (  # the error; the aggregate that bounds it; the two-threshold set; the other aggregate
+            ("type1", "gm", ("thres1", "Θ̂¹", "^"), "am", self.alpha, "α", "2α"),
+            ("type2", "am", ("thres2", "Θ̂²", "v"), "gm", 1 - self.beta, "1 − β", "2(1 − β)"),
         )
-        plot_error_rates(
-            ax[0],
-            eps,
-            rec["thres1"],
-            "type1",
-            label="Θ̂¹, T → ∞",
-            color="C2",
-            marker="^",
-            shift=1 / spread,
-        )
-        plot_error_rates(
-            ax[0],
-            eps,
-            rec["am"],
-            "type1",
-            label="AM (not controlled)",
-            color="C1",
-            marker=".",
-            faint=True,
-        )
-        guarantee_line(ax[0], self.alpha, "α")
-        guarantee_line(ax[0], 2 * self.alpha, "2α (Thm 4.2)", ls=":")
-        plot_error_rates(ax[1], eps, rec["am"], "type2", label="AM, T → ∞", color="C1")
-        plot_error_rates(
-            ax[1],
-            eps,
-            rec["am-thm42"],
-            "type2",
-            label="AM, Thm 4.2's T",
-            color="C1",
-            marker="s",
-            ls=":",
-            shift=spread,
-        )
-        plot_error_rates(
-            ax[1],
-            eps,
-            rec["thres2"],
-            "type2",
-            label="Θ̂², T → ∞",
-            color="C3",
-            marker="v",
-            shift=1 / spread,
-        )
-        plot_error_rates(
-            ax[1],
-            eps,
-            rec["gm"],
-            "type2",
-            label="GM (not controlled)",
-            color="C0",
-            marker=".",
-            faint=True,
-        )
-        guarantee_line(ax[1], 1 - self.beta, "1 − β")
-        guarantee_line(ax[1], 2 * (1 - self.beta), "2(1 − β) (Thm 4.2)", ls=":")
         nice = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]  # top-axis ticks
         to_snr, K41 = self.gap_per_unit_eps, self.schedules[eps[0]]["41"].K
-        for a, kind in zip(ax, ("type1", "type2"), strict=True):
+        lo_snr, hi_snr = eps[0] * to_snr, eps[-1] * to_snr
+        fig, ax = panel_row(2, width=5.6, height=3.8)
+        for a, panel in zip(ax, panels, strict=True):
+            kind, agg, (thres, thres_name, marker), other, target, name, name42 = panel
+            c, agg_name = colour[agg], agg.upper()
+            plot_error_rates(a, eps, rec[agg], kind, label=f"{agg_name}, T → ∞", color=c)
+            plot_error_rates(a, eps, rec[f"{agg}-thm42"], kind, label=f"{agg_name}, Thm 4.2's T", color=c,
+                             marker="s", ls=":", shift=spread)  # fmt: skip
+            plot_error_rates(a, eps, rec[thres], kind, label=f"{thres_name}, T → ∞", color=colour[thres],
+                             marker=marker, shift=1 / spread)  # fmt: skip
+            plot_error_rates(a, eps, rec[other], kind, label=f"{other.upper()} (not controlled)",
+                             color=colour[other], marker=".", faint=True)  # fmt: skip
+            guarantee_line(a, target, name)
+            guarantee_line(a, 2 * target, f"{name42} (Thm 4.2)", ls=":")
             error_rate_axes(a, kind)
             a.set_xscale("log")
             fixed_ticks(a.xaxis, eps)
             a.set_xlabel("privacy budget ε")
             top = a.secondary_xaxis("top", functions=(lambda e: e * to_snr, lambda s: s / to_snr))
-            lo_snr, hi_snr = eps[0] * to_snr, eps[-1] * to_snr
             fixed_ticks(top.xaxis, [v for v in nice if lo_snr <= v <= hi_snr] or [lo_snr, hi_snr])
             top.set_xlabel(f"gap in noise scales l/b (K = {K41})")
             a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7)
@@ -875,10 +817,6 @@ class KSweep:
     def best_gm(self) -> int:
         """The K with the smallest GM Type I error (the first, on ties)."""
         return min(self.Ks, key=lambda K: self.at("gm", K)["type1"])
-
-    def metrics(self) -> dict[str, Any]:
-        """Nothing of its own: the records go to metrics.json through :class:`Summary`."""
-        return {}
 
     def figure(self) -> Figure:
         """Type I (left) and Type II (right) against K on a log₂ axis, Theorem 4.1's K marked."""
@@ -1052,55 +990,27 @@ class GapSweep:
 
     def figure(self) -> Figure:
         """AM's Type II, GM's Type I, and the two-threshold and exact-recovery errors against the gap."""
-        gaps, rec, K = self.gaps, self.records, self.rounds
+        gaps, rec, K, K43, K44 = self.gaps, self.records, self.rounds, self.thm43.K, self.cor44.K
+        curves = (  # panel, record, error, label, colour, marker
+            (0, "AM, paper", "type2", f"AM, paper: K = {K['AM, paper']}", "C1", "o"),
+            (0, "AM, corrected", "type2", f"AM, corrected: K = {K['AM, corrected']}", "C5", "s"),
+            (1, "GM, paper", "type1", f"GM, paper: K = {K['GM, paper']}", "C0", "o"),
+            (1, "GM, corrected", "type1", f"GM, corrected: K = {K['GM, corrected']}", "C9", "s"),
+            (2, "thres1", "type1", f"Θ̂¹ Type I (K = {K43})", "C2", "^"),
+            (2, "thres2", "type2", f"Θ̂² Type II (K = {K43})", "C3", "v"),
+            (2, "cor44", "miss_exact", f"Cor 4.4: Θ̂ ≠ Θ* (K = {K44})", "C4", "D"),
+        )
         fig, ax = panel_row(3, width=4.3, height=3.6)
-        for name, color, marker in (("AM, paper", "C1", "o"), ("AM, corrected", "C5", "s")):
-            plot_error_rates(
-                ax[0], gaps, rec[name], "type2", label=f"{name}: K = {K[name]}", color=color, marker=marker
-            )
+        for j, name, kind, label, color, marker in curves:
+            plot_error_rates(ax[j], gaps, rec[name], kind, label=label, color=color, marker=marker)
         guarantee_line(ax[0], 1 - self.beta, "1 − β")
-        for name, color, marker in (("GM, paper", "C0", "o"), ("GM, corrected", "C9", "s")):
-            plot_error_rates(
-                ax[1], gaps, rec[name], "type1", label=f"{name}: K = {K[name]}", color=color, marker=marker
-            )
         guarantee_line(ax[1], self.alpha, "α")
-        plot_error_rates(
-            ax[2],
-            gaps,
-            rec["thres1"],
-            "type1",
-            label=f"Θ̂¹ Type I (K = {self.thm43.K})",
-            color="C2",
-            marker="^",
-        )
-        plot_error_rates(
-            ax[2],
-            gaps,
-            rec["thres2"],
-            "type2",
-            label=f"Θ̂² Type II (K = {self.thm43.K})",
-            color="C3",
-            marker="v",
-        )
-        plot_error_rates(
-            ax[2],
-            gaps,
-            rec["cor44"],
-            "miss_exact",
-            label=f"Cor 4.4: Θ̂ ≠ Θ* (K = {self.cor44.K})",
-            color="C4",
-            marker="D",
-        )
         guarantee_line(ax[2], self.alpha, "α")
         guarantee_line(ax[2], 1 - (self.beta - self.alpha), "1 − (β − α)", ls="-.")
         am_top = max(0.2, max(r["type2_hi"] for name in ("AM, paper", "AM, corrected") for r in rec[name]))
-        for a, kind, title, top in zip(
-            ax,
-            ("type2", "type1", "exact"),
-            ("AM (Thm 4.1)", "GM (Thm 4.1)", "two thresholds (Thm 4.3, Cor 4.4)"),
-            (am_top, 1.0, 1.0),
-            strict=True,
-        ):
+        frames = (("type2", "AM (Thm 4.1)", am_top), ("type1", "GM (Thm 4.1)", 1.0),
+                  ("exact", "two thresholds (Thm 4.3, Cor 4.4)", 1.0))  # fmt: skip
+        for a, (kind, title, top) in zip(ax, frames, strict=True):
             error_rate_axes(a, kind, top)
             a.set(xlabel="gap l/b (noise scales)", title=title)
             a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7)
@@ -1272,6 +1182,13 @@ class WinFloor:
         return fig  # fmt: skip
 
 
+def _never_rounds(paper: int, corrected: int) -> list[int]:
+    """The rounds K of the never-wins curve: 14 points from 1 to ``max(16, corrected + 2)`` on a log
+    scale, and AM's paper and corrected K (``paper ≤ corrected``)."""
+    top = max(16, corrected + 2)
+    return sorted({*np.unique(np.round(np.geomspace(1, top, 14)).astype(int)).tolist(), paper, corrected})
+
+
 def win_floor(P: Parameters, inst: Instance, rounds: Mapping[str, int]) -> WinFloor:
     """Count wins at zero gap (stream ``win-floor``; task ``(0, |Θ|)`` per |Θ|, ``(1, K)`` per K).
 
@@ -1280,9 +1197,7 @@ def win_floor(P: Parameters, inst: Instance, rounds: Mapping[str, int]) -> WinFl
     """
     n, M, R = P.n_agents, P.n_states, P.replications
     states = tuple(range(2, max(6, M) + 1))
-    K_top = max(16, rounds["AM, corrected"] + 2)
-    K_grid = sorted({*np.unique(np.round(np.geomspace(1, K_top, 14)).astype(int)).tolist(),
-                     rounds["AM, paper"], rounds["AM, corrected"]})  # fmt: skip
+    K_grid = _never_rounds(rounds["AM, paper"], rounds["AM, corrected"])
     draws_per_rep = n * (FLOOR_ROUNDS * sum(states) + M * sum(K_grid))
     factor = int(max(1, min(10, 4e7 // (R * draws_per_rep))))
     opts = {"weights": inst.weights, "delta": 1.0, "reps": factor * R}
@@ -1572,10 +1487,6 @@ class Paper000:
         """The larger optimal threshold over the smaller."""
         return max(self.rho_am, self.rho_gm) / min(self.rho_am, self.rho_gm)
 
-    def metrics(self) -> dict[str, Any]:
-        """Nothing of its own: the chapter glues these numbers."""
-        return {}
-
 
 def paper000(P: Parameters, inst: Instance) -> Paper000:
     """Theorem 4.2's two optimal thresholds at ``eps_demo`` and the Network-DP sensitivities of the graph."""
@@ -1740,10 +1651,6 @@ class RoundsExercise:
     def paper_miss(self) -> float:
         """The probability that θ* never wins in the paper's (rounded) number of rounds."""
         return (1 - 1 / self.n_states) ** self.rounded("paper")
-
-    def metrics(self) -> dict[str, Any]:
-        """Nothing of its own: the chapter glues these numbers."""
-        return {}
 
 
 def rounds_exercise(P: Parameters, n_states: int = 6) -> RoundsExercise:

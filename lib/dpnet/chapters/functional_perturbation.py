@@ -377,7 +377,7 @@ class Calibration:
         eps_line = np.geomspace(0.1, 1000, 50)
         for k, q in enumerate(E2_Q):
             ps = self.p_grid[self.p_grid < q - 0.5]
-            axes[1].semilogy(ps / q, _energy_factor(q, ps), color=f"C{k}", label=f"q = {q:g}")
+            axes[1].semilogy(ps / q, fp.noise_energy_factor(q, ps), color=f"C{k}", label=f"q = {q:g}")
             if q in self.q_values:
                 gammas = [fp.gamma(e, q, q / 2) for e in eps_line]
                 axes[0].loglog(eps_line, gammas, color=f"C{k}", label=f"q = {q:g}, p = q/2")
@@ -395,11 +395,6 @@ class Calibration:
         return fig
 
 
-def _energy_factor(q: float, ps: NDArray[np.float64]) -> NDArray[np.float64]:
-    """:func:`dpnet.funcpert.noise_energy_factor` over an array of p (the same floats, vectorised)."""
-    return special.zeta(2 * ps) * special.zeta(2 * (q - ps))
-
-
 def calibration(P: Parameters) -> Calibration:
     """E2 (stream ``p004-e2``): the optimal p on a grid, the Monte Carlo noise energy, and the privacy loss
     of :data:`E2_SHIFTS` random shifts and of the extremal shift with :data:`E2_EXTREMAL_K` terms."""
@@ -408,7 +403,7 @@ def calibration(P: Parameters) -> Calibration:
     optimal_p = {}
     for q in E2_Q:
         ps = p_grid[p_grid < q - 0.5]
-        optimal_p[q] = float(ps[np.argmin(_energy_factor(q, ps))])
+        optimal_p[q] = float(ps[np.argmin(fp.noise_energy_factor(q, ps))])
     q, p = 2.0, 1.0
     gam = fp.gamma(1.0, q, p)
     energy = np.sum(fp.perturbation(E2_K, 1.0, q, p, rng, E2_ENERGY_DRAWS) ** 2, axis=1)
@@ -459,7 +454,6 @@ class Tradeoff:
 
     q_values: tuple[float, ...]
     eps: NDArray[np.float64]
-    runs: int
     table: pd.DataFrame
     slopes: Mapping[float, float]
     diameter: float
@@ -498,10 +492,6 @@ class Tradeoff:
     def slope_rows(self) -> list[dict[str, Any]]:
         """``fitted_slope`` rows of the 1-D problem."""
         return [{"problem": "quadratic", "q": q, "slope": s} for q, s in self.slopes.items()]
-
-    def metrics(self) -> dict[str, Any]:
-        """Nothing of its own: :func:`summary` records the error and slope rows with E4's."""
-        return {}
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The trade-off table."""
@@ -561,7 +551,7 @@ def tradeoff(P: Parameters, setup: Setup) -> Tradeoff:
         slopes[q] = loglog_slope(cell["eps"], cell["mean_error"], lo, hi) if in_window >= 2 else math.nan
         spearman[q] = float(stats.spearmanr(cell["eps"], cell["mean_error"])[0])
     checks = ref.tradeoff_checks(spearman, slopes, BOUND_SLOPE_1D, *_tradeoff_inputs(table, P.runs))
-    return Tradeoff(q_values, eps, P.runs, table, slopes, quad.diameter, {"p004-e3": checks})
+    return Tradeoff(q_values, eps, table, slopes, quad.diameter, {"p004-e3": checks})
 
 
 def _tradeoff_inputs(
@@ -733,7 +723,6 @@ class MessagePerturbation:
     """E6: the message-perturbing baseline (noise-free floors, a tuned grid of geometric schedules, two
     accountants) and the impossibility result measured on adjacent inputs."""
 
-    problem: fp.Problem
     shifted: fp.Problem
     floors: Mapping[str, float]
     tuned: pd.DataFrame
@@ -844,7 +833,6 @@ def message_perturbation(P: Parameters, setup: Setup) -> MessagePerturbation:
         float(imp["log_ratio"][9]), float(imp["log_ratio"][99])
     )
     return MessagePerturbation(
-        quad,
         shifted,
         floors,
         pd.DataFrame(tuned),

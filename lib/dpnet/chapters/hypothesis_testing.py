@@ -23,6 +23,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
@@ -41,11 +42,8 @@ from dpnet.params import (
     integer,
     real,
 )
-from dpnet.reference import clinical
+from dpnet.reference import clinical, complexity
 from dpnet.reference._check import Check
-from dpnet.reference.complexity import ACTG_CODE_K_T
-from dpnet.survival.data import TMB_TIE_RULES, tied_at_cutoff
-from dpnet.survival.private_tests import make_private_test
 
 __all__ = [
     "LABEL",
@@ -184,7 +182,7 @@ SCHEMA = Schema(
             default=[0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0],
         ),
         "tmb_ties": Param(
-            choice(*TMB_TIE_RULES),
+            choice(*sv.TMB_TIE_RULES),
             "which of the patients tied at a TMB cut-off join the top group: the later sheet row, the "
             "earlier one, or every patient at or above the cut-off", default=clinical.TMB_TIES,
             paper=AS_DEFAULT,
@@ -209,6 +207,13 @@ def _fit_row(model: sv.LifelinesCox, /, **labels: Any) -> dict[str, Any]:
 
 def _forest(fit: sv.LifelinesCox, label: str, color: str = "C0") -> dict[str, Any]:
     return {"label": label, "color": color, **vars(fit)}
+
+
+def _setting(fig: Figure, ax: Axes, run: ActgEstimation | CancerEstimation, *extra: str) -> None:
+    """Title a private run's figure with its setting, and put the centres' legend (from ``ax``) below."""
+    title = f"n = {run.n_centers} centres, ε = {run.eps:g}, α = 1 − β = {run.alpha:g}, ϱ = {run.rho:g}"
+    fig.suptitle(", ".join((title, *extra)))
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=run.n_centers, fontsize=8)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -287,7 +292,7 @@ def cohorts(P: Parameters) -> Cohorts:
     rng = P.rng("split")  # drawn from only when the split is random
     ddi_centres = sv.cohort_centres(ddi.index.to_numpy(), P.n_centers, method=P.split, rng=rng)
     tmb_centres = sv.cohort_centres(tmb.index.to_numpy(), P.n_centers, method=P.split, rng=rng)
-    A = networks.metropolis_hastings(networks.make_graph("complete", P.n_centers)).toarray()
+    A = networks.dense_weights("complete", P.n_centers)
     counts = _arm_counts(_arms(actg))
     checks = clinical.actg_data_checks(counts["actg_arm_sizes"], counts["actg_arm_events"])
     a_star = networks.spectral_constants(A).a_star
@@ -398,12 +403,6 @@ class Figure4:
     def pairwise(self) -> dict[str, sv.LifelinesCox]:
         """Each treatment against ZDV, pooled."""
         return {arm: fits["pooled, vs ZDV"] for arm, fits in self.fits.items()}
-
-    @property
-    def best_arm(self) -> str:
-        """The treatment with the lowest pooled log hazard ratio against ZDV."""
-        pairwise = self.pairwise
-        return min(pairwise, key=lambda arm: pairwise[arm].coef)
 
     @property
     def table(self) -> pd.DataFrame:
@@ -537,9 +536,7 @@ def likelihoods(P: Parameters, data: Cohorts) -> Likelihoods:
     """Both likelihoods per centre and pooled, their peaks, and the as-published gap over tie orders."""
     d, centres, states = data.ddi, data.ddi_centres, np.array([0.0, THETA1])
     tables = {v: sv.centre_loglik(d.x, d.time, d.event, centres, states, variant=v) for v in VARIANTS}
-    pooled = {
-        v: float(np.diff(sv.cox_partial_loglik(d.x, d.time, d.event, states, variant=v))[0]) for v in VARIANTS
-    }
+    pooled = {v: sv.loglik_gap(d.x, d.time, d.event, THETA1, variant=v) for v in VARIANTS}
     wide, theta = np.linspace(*PEAK_GRID), np.linspace(*PLOT_GRID)
     peak = {
         v: float(wide[np.argmax(sv.cox_partial_loglik(d.x, d.time, d.event, wide, variant=v))])
@@ -564,15 +561,13 @@ def _tie_ranges(d: pd.DataFrame, centres: NDArray[np.int64], states: NDArray[np.
     """The as-published gap, pooled and summed over the centres, with tied times ordered larger covariate
     first and smaller first: the extremes over every order of ties."""
     orders = ("x_desc", "x_asc")
-    pooled = [
-        sv.cox_partial_loglik(d.x, d.time, d.event, states, variant="as_published", ties=t) for t in orders
-    ]
+    pooled = [sv.loglik_gap(d.x, d.time, d.event, THETA1, variant="as_published", ties=t) for t in orders]
     summed = [
         sv.centre_loglik(d.x, d.time, d.event, centres, states, variant="as_published", ties=t).sum(axis=0)
         for t in orders
     ]
     return {
-        "as_published": tuple(float(np.diff(p)[0]) for p in pooled),
+        "as_published": tuple(pooled),
         "as_published_5": tuple(float(np.diff(s)[0]) for s in summed),
     }
 
@@ -696,14 +691,14 @@ def private_tests(P: Parameters, data: Cohorts, lik: Likelihoods) -> PrivateTest
     alternative = {"simple": sv.simple_alternative(THETA1, info0), "composite": None}
 
     def make(kind: str, eps: float) -> tuple[sv.PrivateTest, sv.RunSchedule]:
-        return make_private_test(
+        return sv.make_private_test(
             kind, tables[kind], a_star=data.a_star, delta=deltas[kind], eps=eps, alpha=alpha,
             theta_alt=THETA1, information=info0,
         )  # fmt: skip
 
     rng, rows = P.rng("tests"), []
-    for kind in ("simple", "composite"):
-        test, sched = make(kind, P.eps)
+    at_eps = {kind: make(kind, P.eps) for kind in ("simple", "composite")}  # no draws: schedules only
+    for kind, (test, sched) in at_eps.items():
         S = test.statistic(tables[kind], data.A, sched.T, n_reps=P.replications, rng=rng)[:, 0]  # all agree
         noise = test.noise(NOISE_DRAWS, rng)
         rows.append({
@@ -720,7 +715,7 @@ def private_tests(P: Parameters, data: Cohorts, lik: Likelihoods) -> PrivateTest
             curves.append(
                 {"test": kind, "eps": eps, **test.operating_characteristics(noise, alternative[kind])}
             )
-    null = make("simple", P.eps)[0].null
+    null = at_eps["simple"][0].null
     by_kind = {row["test"]: row for row in rows}
     composite = by_kind["composite"]
     checks = clinical.section5_checks(
@@ -816,19 +811,12 @@ class ActgEstimation:
             plotting.belief_bars(axes[row, 1], st.am[-1], states, title="AM", threshold=tau)
             plotting.belief_bars(axes[row, 2], st.counts, states, title="two-threshold", threshold=self.freq,
                                  ylabel="fraction of rounds won")  # fmt: skip
-            t = np.arange(1, st.T + 1)
-            for key, color in (("gm", "C0"), ("am", "C1")):
-                tvd = inf.total_variation(getattr(st, key), st.nonprivate).mean(axis=-1)[1:]
-                axes[row, 3].plot(t, np.maximum(tvd, 1e-3), color=color, label=key.upper())
-            axes[row, 3].set(xscale="log", yscale="log", ylim=(8e-4, 1.2), xlabel="iteration t",
-                             ylabel="TVD to non-private", title="TVD (floored at 1e−3)")  # fmt: skip
-            axes[row, 3].legend(fontsize=8)
-            axes[row, 3].grid(alpha=0.3)
-        fig.suptitle(
-            f"n = {self.n_centers} centres, ε = {self.eps:g}, α = 1 − β = {self.alpha:g}, ϱ = {self.rho:g}"
-        )
-        fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=self.n_centers,
-                   fontsize=8)  # fmt: skip
+            tvd = {
+                k.upper(): inf.total_variation(getattr(st, k), st.nonprivate).mean(axis=-1)[1:]
+                for k in ("gm", "am")
+            }
+            plotting.distance_paths(axes[row, 3], tvd, title="TVD (floored at 1e−3)")
+        _setting(fig, axes[0, 0], self)
         return fig
 
 
@@ -859,7 +847,7 @@ def actg_estimation(P: Parameters, data: Cohorts, lik: Likelihoods) -> ActgEstim
         rates = {v: st.rates for v, st in studies.items()}
         checks = [
             *clinical.success_checks(rates, oracle, P.replications),
-            clinical.code_schedule_check((published.K, published.T), ACTG_CODE_K_T),
+            *complexity.table1_checks(published.K, published.T),
         ]
     return ActgEstimation(
         studies, oracle, P.likelihood, P.replications, P.rho, freq, P.n_centers, P.eps, P.alpha,
@@ -952,16 +940,14 @@ class CancerCohort:
 
 def _gap(cohort: pd.DataFrame) -> float:
     """The pooled ``Λ(log 0.15) − Λ(0)`` of a one-covariate cohort (the paper's likelihood)."""
-    return float(
-        np.diff(sv.cox_partial_loglik(cohort.x, cohort.time, cohort.event, np.array([0.0, THETA_TMB])))[0]
-    )
+    return sv.loglik_gap(cohort.x, cohort.time, cohort.event, THETA_TMB)
 
 
 def _tie_rules(tmb: pd.DataFrame) -> pd.DataFrame:
     """For each tie rule, the top-10 % group's size, which tied patients it takes, and its gap."""
-    tied = tied_at_cutoff(tmb["tmb"], 0.1)
+    tied = sv.tied_at_cutoff(tmb["tmb"], 0.1)
     rows = []
-    for rule in TMB_TIE_RULES:
+    for rule in sv.TMB_TIE_RULES:
         cohort = sv.tmb_cohort(tmb, "top10", ties=rule)
         taken = ", ".join(str(i) for i in tied if cohort.x.iloc[i] == 1) or "none"
         rows.append({"rule": rule, "patients": int(cohort.x.sum()), "tied rows taken": taken,
@@ -1043,10 +1029,6 @@ class CancerEstimation:
         """The tables written to ``tables/``."""
         return {"p003-fig14-4": self.table}
 
-    def _title(self, fig: Figure) -> None:
-        fig.suptitle(f"n = {self.n_centers} centres, ε = {self.eps:g}, α = 1 − β = {self.alpha:g}, "
-                     f"ϱ = {self.rho:g}, {LABEL[self.main]}")  # fmt: skip
-
     def figure(self) -> Figure:
         """Figure 14.4: final beliefs per centre without privacy, with GM and with AM (rows: covariates)."""
         states, tau = ["θ = 0", "θ = log 0.15"], inf.belief_threshold(self.rho)
@@ -1055,9 +1037,7 @@ class CancerEstimation:
             plotting.belief_bars(axes[row, 0], st.nonprivate[-1], states, title=f"no DP — {cov} TMB")
             plotting.belief_bars(axes[row, 1], st.gm[-1], states, title="GM", threshold=tau)
             plotting.belief_bars(axes[row, 2], st.am[-1], states, title="AM", threshold=tau)
-        self._title(fig)
-        fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=self.n_centers,
-                   fontsize=8)  # fmt: skip
+        _setting(fig, axes[0, 0], self, LABEL[self.main])
         return fig
 
     def threshold_figure(self) -> Figure:
@@ -1067,9 +1047,7 @@ class CancerEstimation:
         for ax, (cov, st) in zip(axes, self.studies.items(), strict=True):
             plotting.belief_bars(ax, st.counts, states, title=f"two-threshold — {cov} TMB",
                                  threshold=clinical.FIG145_FREQ, ylabel="fraction of rounds won")  # fmt: skip
-        self._title(fig)
-        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=self.n_centers,
-                   fontsize=8)  # fmt: skip
+        _setting(fig, axes[0], self, LABEL[self.main])
         return fig
 
 
@@ -1083,9 +1061,8 @@ def cancer_estimation(P: Parameters, data: Cohorts, cancer: CancerCohort) -> Can
         c = cancer.cohorts[cov]
         table = sv.centre_loglik(c.x, c.time, c.event, data.tmb_centres, states, variant=P.likelihood)
         mle[cov] = inf.mle_mask(table)
-        delta[cov] = sv.cox_sensitivity(
-            abs(THETA_TMB), float(np.abs(c.x).max())
-        )  # B_x = max |x|, as the authors
+        # B_x = max |x|, as in the authors' code
+        delta[cov] = sv.cox_sensitivity(abs(THETA_TMB), float(np.abs(c.x).max()))
         schedule = sv.code_schedule(table, a_star=data.a_star, delta=delta[cov], eps=P.eps, alpha=P.alpha,
                                     rho=P.rho_cancer, convention=NOISE[P.likelihood])  # fmt: skip
         studies[cov] = sv.mle_study(

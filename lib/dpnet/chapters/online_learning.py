@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -115,7 +115,6 @@ DEVIATIONS: dict[str, tuple[tuple[str, str], ...]] = {
         ("ε and graph of the published run", "note-ol-fig146-eps"),
     ),
 }
-_NOT_PAPER = "undefined: this run does not use the paper's setting (5 centres, ε = 1, the published periods)"
 
 
 def _synthetic_constraints(values: Mapping[str, Any]) -> None:
@@ -250,18 +249,6 @@ def time_grid(T: int, extra: Sequence[int] = ()) -> NDArray[np.int64]:
     return np.unique(grid).astype(int)
 
 
-def _weights(graph: str, n: int) -> NDArray[np.float64]:
-    return networks.metropolis_hastings(networks.make_graph(graph, n)).toarray()  # type: ignore[arg-type]
-
-
-def _off_setting(checks: Sequence[Check], values: Sequence[str], published: bool) -> list[Check]:
-    """Off the paper's setting, the checks of a published *value* (named in ``values``) are undefined;
-    those of a general claim are still decided."""
-    if published:
-        return list(checks)
-    return [c._replace(passed=None, detail=_NOT_PAPER) if c.name in values else c for c in checks]
-
-
 # ---------------------------------------------------------------------------------------------------
 # the synthetic streams
 # ---------------------------------------------------------------------------------------------------
@@ -332,16 +319,13 @@ class Signals:
         frame["tells apart"] = [f"θ{k}" for k in 1 + np.arange(self.n_agents) % (self.n_states - 1)]
         return frame
 
-    def metrics(self) -> dict[str, Any]:
-        return {}
-
 
 def signals(P: Parameters) -> Signals:
     """The Bernoulli and Gaussian laws of the synthetic agents (each tells one wrong state apart), on the
     ``graph`` network."""
     bern = inf.informative_model(P.n_agents, P.n_states, kind="bernoulli", shift=P.signal_shift)
     gauss = inf.informative_model(P.n_agents, P.n_states, kind="gaussian", base=0.0, shift=P.gaussian_shift)
-    A = _weights(P.graph, P.n_agents)
+    A = networks.dense_weights(P.graph, P.n_agents)
     return Signals(bern, gauss, A, networks.spectral_constants(A).b_star, P.arrival_rate, P.eta)
 
 
@@ -376,9 +360,6 @@ class Convergence:
     times: NDArray[np.int64]
     paths: NDArray[np.float64]
     eps: tuple[float, ...]
-
-    def metrics(self) -> dict[str, Any]:
-        return {}
 
     def figure(self) -> Figure:
         """(a) every agent's Gaussian ratio against its limit; (b) agent 1's Bernoulli ratio at every ε."""
@@ -427,6 +408,11 @@ def convergence(P: Parameters, sig: Signals) -> Convergence:
     )
 
 
+def _eps_labels(eps: Sequence[float | None]) -> list[str]:
+    """How the sweep's tables and figure name each run: ``no DP``, then the ε values."""
+    return ["no DP" if e is None else f"{e:g}" for e in eps]
+
+
 @dataclass(frozen=True)
 class PrivacySweep:
     """§4.3: the probability that an agent identifies θ° against the period, without noise and at every ε,
@@ -460,7 +446,7 @@ class PrivacySweep:
 
     @property
     def labels(self) -> list[str]:
-        return ["no DP" if e is None else f"{e:g}" for e in self.eps]
+        return _eps_labels(self.eps)
 
     @property
     def curve(self) -> pd.DataFrame:
@@ -522,7 +508,7 @@ class PrivacySweep:
         for s, h in enumerate(self.horizons):
             if h <= self.times[-1]:
                 ax.axvline(h, color=f"C{s}", ls=":", lw=1.2)
-        ax.axhline(1 - 2 * self.eta, color="0.2", ls="--", lw=1.0, label=f"1 − 2η = {1 - 2 * self.eta:g}")
+        ax.axhline(self.level, color="0.2", ls="--", lw=1.0, label=f"1 − 2η = {self.level:g}")
         ax.set(xscale="log", xlabel="period T", ylabel="P[agent's argmax is θ°]", ylim=(0, 1.02),
                title=self.title)  # fmt: skip
         ax.legend(fontsize=8, loc="lower right")
@@ -540,7 +526,7 @@ def privacy_sweep(P: Parameters, sig: Signals, conv: Convergence) -> PrivacySwee
     psi = inf.simulate_online(P.rng("p003-sec4-3"), sig.bernoulli, sig.weights, xi=sig.xi, T=P.horizon,
                               n_reps=P.replications, noise_scales=scales, times=times)  # fmt: skip
     prob, se = inf.identification_rate(psi, TRUTH)
-    labels = ["no DP" if e is None else f"{e:g}" for e in eps]
+    labels = _eps_labels(eps)
     rows = []
     for s, e in enumerate(eps):
         h = math.ceil(H[s])
@@ -581,8 +567,9 @@ def identification_curve(task: CurveTask, rng: np.random.Generator) -> tuple[NDA
     """The periods, probability and standard error of identifying θ° on the task's private streams."""
     model = inf.informative_model(task.n_agents, task.n_states, kind="bernoulli", shift=task.shift)
     t = time_grid(task.periods)
-    run = inf.simulate_online(rng, model, _weights(task.graph, task.n_agents), xi=task.xi, T=task.periods,
-                              n_reps=task.replications, noise_scales=[task.scale], times=t)  # fmt: skip
+    A = networks.dense_weights(task.graph, task.n_agents)
+    run = inf.simulate_online(rng, model, A, xi=task.xi, T=task.periods, n_reps=task.replications,
+                              noise_scales=[task.scale], times=t)  # fmt: skip
     p, se = inf.identification_rate(run, TRUTH)
     return t, p[0], se[0]
 
@@ -623,9 +610,6 @@ class Comparison:
         reached = self.mixing["first T with P ≥ 1 − 2η"].dropna()
         return float(reached.max() / reached.min()) if len(reached) == len(self.mixing) else math.nan
 
-    def metrics(self) -> dict[str, Any]:
-        return {}
-
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"p003-sec4-3-mixing": self.mixing, "p003-sec4-3-arrivals": self.arrivals}
 
@@ -653,7 +637,7 @@ def mixing_and_arrivals(P: Parameters, sig: Signals) -> Comparison:
     curves, rows = [], []
     for task in graphs:
         t, p, se = out[task]
-        b_star = networks.spectral_constants(_weights(task.graph, sig.n_agents)).b_star
+        b_star = networks.spectral_constants(networks.dense_weights(task.graph, sig.n_agents)).b_star
         curves += [{"graph": f"{task.graph} (b* = {b_star:.2f})", "T": int(x), "mean": p[j], "se": se[j]}
                    for j, x in enumerate(t)]  # fmt: skip
         h = sig.horizon(P.eps_compare, slem=b_star)
@@ -712,6 +696,11 @@ class StreamTask:
     replications: int
 
 
+def _limit(runs: inf.OnlineRuns) -> float:
+    """Algorithm 5's time-averaged log-belief ratio of the alternative at T, mean over the centres."""
+    return float(runs.limit[:, 1].mean())
+
+
 def _stream_runs(cohorts: Mapping[str, _Cohort], A: NDArray[np.float64], task: StreamTask,
                  rng: np.random.Generator) -> inf.OnlineRuns:  # fmt: skip
     """Algorithm 5 once and Algorithm 3 ``replications`` times on the task's stream."""
@@ -729,7 +718,7 @@ def _runs(P: Parameters, item: str, cohorts: Mapping[str, _Cohort], variants: Se
         StreamTask(k, cov, v, ties, period, P.eps, P.replications)
         for k, (cov, v, ties) in enumerate(variants)
     ]
-    A = _weights("complete", P.n_centers)
+    A = networks.dense_weights("complete", P.n_centers)
     out = sweep(functools.partial(_stream_runs, cohorts, A), tasks, P.stream(item), key=lambda t: (t.index,),
                 desc=item)  # fmt: skip
     return {f"{t.covariate}/{t.variant}": out[t] for t in tasks}
@@ -783,7 +772,7 @@ class StreamStudy:
 
     def limit(self, version: str) -> float:
         """The non-private time-averaged ratio at T, mean over the centres."""
-        return float(self.runs[version].limit[:, 1].mean())
+        return _limit(self.runs[version])
 
     def agreement(self, version: str) -> float:
         """The share of private runs (and centres) that end on the side of the non-private limit."""
@@ -799,9 +788,6 @@ class StreamStudy:
             "stream": self.titles[v], "T": r.periods, "Δ": self.deltas[v], "Laplace scale": r.noise_scale,
             "non-private limit": self.limit(v), "private runs on its side": self.agreement(v),
         } for v, r in self.runs.items()])  # fmt: skip
-
-    def metrics(self) -> dict[str, Any]:
-        return {}
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {self.item: self.table}
@@ -840,20 +826,20 @@ def actg_stream(P: Parameters) -> StreamStudy:
     variants = [("treatment", "paper", "row"), ("treatment", "as_published", "row")]
     runs = _runs(P, "p003-fig14-1c", {"treatment": cohort}, variants, P.period_days)
     pooled = sv.centre_loglik(ddi.x, ddi.time, ddi.event, centres, states).sum(axis=0)
-    T = runs["treatment/paper"].periods
-    scale = runs["treatment/paper"].noise_scale
-    noise_sd = 2 * scale / math.sqrt(P.n_centers * T)
-    limit = float(runs["treatment/paper"].limit[:, 1].mean())
+    paper, as_published = runs["treatment/paper"], runs["treatment/as_published"]
+    T = paper.periods
+    noise_sd = 2 * paper.noise_scale / math.sqrt(P.n_centers * T)
+    limit = _limit(paper)
     extra = {"full_limit": float((pooled[1] - pooled[0]) / (P.n_centers * T)), "noise_sd": float(noise_sd),
              "noise_to_limit": float(noise_sd / abs(limit)) if limit else math.nan}  # fmt: skip
     titles = {"treatment/paper": f"paper's likelihood, ε = {P.eps:g}",
               "treatment/as_published": f"as published, ε = {P.eps:g}"}  # fmt: skip
     published = _setting(P, "period_days")
-    study = StreamStudy("p003-fig14-1c", "actg", runs, titles, ("0", "−log 2"),
-                        dict.fromkeys(runs, cohort.delta), extra, {}, published)  # fmt: skip
-    checks = ref.figure14_1c_checks(T, runs["treatment/as_published"].limit[:, 1].tolist(),
-                                    study.agreement("treatment/as_published"), P.replications)  # fmt: skip
-    return _with_checks(study, _off_setting(checks, ("periods", "limit-as-published"), published))
+    checks = ref.figure14_1c_checks(T, as_published.limit[:, 1].tolist(), as_published.agreement(),
+                                    P.replications, published=published)  # fmt: skip
+    deltas = dict.fromkeys(runs, cohort.delta)
+    return StreamStudy("p003-fig14-1c", "actg", runs, titles, ("0", "−log 2"), deltas, extra,
+                       {"p003-fig14-1c": checks}, published)  # fmt: skip
 
 
 def cancer_stream(P: Parameters) -> StreamStudy:
@@ -873,21 +859,17 @@ def cancer_stream(P: Parameters) -> StreamStudy:
     row_stream = sv.period_loglik(raw.frame.x, raw.frame.time, raw.frame.event, raw.centres, states,
                                   period_length=P.period_months, variant="as_published",
                                   ties="row")  # fmt: skip
-    A = _weights("complete", P.n_centers)
+    A = networks.dense_weights("complete", P.n_centers)
     row_limit = float(inf.time_averaged_ratios(inf.online_log_ratios(row_stream, A))[-1, :, 1].mean())
     titles = {"raw/as_published": "raw TMB, as published", "raw/paper": "raw TMB, paper's likelihood",
               "top10/paper": "top-10 % TMB, paper's likelihood"}  # fmt: skip
     deltas = {v: cohorts[v.split("/")[0]].delta for v in runs}
     published = _setting(P, "period_months")
-    study = StreamStudy("p003-fig14-6", "cancer", runs, titles, ("0", "log 0.15"), deltas,
-                        {"row_limit": row_limit}, {}, published)  # fmt: skip
-    checks = ref.figure14_6_checks(study.periods, study.limit("raw/as_published"), study.limit("raw/paper"),
-                                   study.agreement("raw/as_published"), P.replications)  # fmt: skip
-    return _with_checks(study, _off_setting(checks, ("periods", "limit-as-published"), published))
-
-
-def _with_checks(study: StreamStudy, checks: list[Check]) -> StreamStudy:
-    return replace(study, checks={study.item: checks})
+    as_published = runs["raw/as_published"]
+    checks = ref.figure14_6_checks(as_published.periods, _limit(as_published), _limit(runs["raw/paper"]),
+                                   as_published.agreement(), P.replications, published=published)  # fmt: skip
+    return StreamStudy("p003-fig14-6", "cancer", runs, titles, ("0", "log 0.15"), deltas,
+                       {"row_limit": row_limit}, {"p003-fig14-6": checks}, published)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -161,17 +161,21 @@ E2_LEMMA_N = (100, 1000, 10_000)
 #: E3: the w of the support-known case, the grid of U/(N ln N/ε̂²) (points in quick, full mode).
 E3_SUPPORT_W = 10
 E3_GRID = (2.0, 128.0, {"quick": 9, "full": 13})
-#: E4: the grid of U around the Gaussian prediction, and the transition's two user counts.
+#: E4: the grid of U around the Gaussian prediction (from, to, points, in multiples of it), the θ of E4b,
+#: the (N, w) of E4c and their grid, and the N, w and ε at which the collapse's range was fixed (the
+#: pilot's configurations: N = 400 and ε = 0.25 are measured, not checked).
 E4_GRID = (0.1, 4.0, 15)
 E4_THETAS = (0.25, 0.5, 1.0, 2.0, 4.0)
 E4_EXACT_CASES = ((50, 10), (50, 5))
 E4_EXACT_GRID = (0.4, 2.5, 7)
+E4_COLLAPSE_CASES = {"N": (50, 100, 200), "w": (5, 10, 20), "eps": (0.5, 1.0, 2.0, 4.0, math.inf)}
 #: E4c and E6: the largest allowed ratio between two simulators' U_90 (note-rec-tolerances).
 EXACT_TOLERANCE = 0.25
-#: E5: the w of the crossover, its user cap, and the w of the exponent fit (quick, full).
+#: E5: the w of the crossover, its user cap, the w of the exponent fit (quick, full) and its (ε, sketch).
 E5_W = (5, 10, 25, 50, 100)
 E5_CAP = 1e7
 E5_W_EXPONENT = {"quick": (100, 50, 35), "full": (100, 71, 50, 35)}
+E5_COMBOS = ((math.inf, "agree_rated"), (math.inf, "agree"), (EPS_REF, "agree_rated"), (EPS_REF, "agree"))
 #: E6: w of Multi-MaxSense and its budgets (quick, full); runs per point of the per-user comparison.
 E6_W = 32
 E6_EPS = {"quick": (1.0, 2.0, 8.0, 32.0), "full": (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)}
@@ -179,9 +183,10 @@ E6_PER_USER_CASES = ((4.0, 4), (8.0, 8))
 E6_PER_USER_RUNS = 20
 #: E7: the item counts of the 1-bit schemes.
 E7_N = (16, 32, 64, 128, 256)
-#: E8: the budgets of panel (a), the N grid, and MaxSense's N at w = 1 (quick, full).
+#: E8: the budgets of panel (a), MaxSense's N at w = 1 (quick, full) and its sensing constant there.
 E8_EPS = (0.1, 0.5, 1.0)
 E8_N = {"quick": (26, 50), "full": (26, 50, 100)}
+E8_THETA = 0.5
 #: E9: the mean misclassified fraction compared with exact recovery, and the allowed gap to the
 #: Gaussian ratio.
 E9_ERROR, E9_TOLERANCE = 0.05, 0.25
@@ -222,6 +227,7 @@ def _curves(
 
 
 def _ms_grid(setting: rc.Setting, grid: tuple[float, float, int] = E4_GRID) -> NDArray[np.float64]:
+    """MaxSense's grid of user counts: ``grid`` = (from, to, points) in multiples of its predicted U_90."""
     return rc.predicted_grid(setting, *grid)
 
 
@@ -253,17 +259,12 @@ def _loglog_axes(ax: Axes, xlabel: str, ylabel: str, title: str) -> None:
 
 @dataclass(frozen=True)
 class Mechanism:
-    """E0: randomized response's empirical keep rate on 10⁶ bits, and MaxSense's separability constants."""
+    """E0: randomized response's empirical keep rate on 10⁶ bits, and MaxSense's separability on M-asym."""
 
     keep: Mapping[float, float]
     inf_flips: int
     delta_asym: float
-    delta_sym: float
     checks: Mapping[str, list[Check]]
-
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued δ_min."""
-        return {}
 
     @property
     def table(self) -> pd.DataFrame:
@@ -284,7 +285,8 @@ class Mechanism:
 
 def mechanism(P: Parameters) -> Mechanism:
     """E0 (stream ``p002-e0``): 10⁶ fair bits through randomized response at each ε of :data:`E0_EPS`
-    and at ε = ∞, one generator in order; δ_min of M-asym and M-sym at the reference case."""
+    and at ε = ∞, one generator in order; δ_min of M-asym at the reference case (M-sym's, 0, is a unit
+    test)."""
     rng = P.rng("p002-e0")
     bits = rng.random(E0_BITS) < 0.5
     keep = {eps: float(np.mean(rc.rr_bits(bits, eps, rng) == bits)) for eps in E0_EPS}
@@ -292,8 +294,7 @@ def mechanism(P: Parameters) -> Mechanism:
     checks = ref.rr_checks(keep, {}, inf_flips)[: len(keep)]  # the keep rates: the others are identities
     names = [f"keep-{eps:g}".replace(".", "-") for eps in keep]
     delta_asym = rc.delta_min(rc.m_asym(N_REF, W_REF), P.theta)
-    delta_sym = rc.delta_min(rc.m_sym(N_REF, W_REF), P.theta)
-    return Mechanism(keep, inf_flips, delta_asym, delta_sym, {"p002-e0": _named(checks, names, "reference")})
+    return Mechanism(keep, inf_flips, delta_asym, {"p002-e0": _named(checks, names, "reference")})
 
 
 # --------------------------------------------------------------------------------------------------
@@ -309,10 +310,6 @@ class LowerBounds:
     w_slopes: Mapping[str, float]
     table: pd.DataFrame
     checks: Mapping[str, list[Check]]
-
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued slopes."""
-        return {}
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The bounds at four (N, w)."""
@@ -417,10 +414,6 @@ class Information:
     def largest_fraction(self) -> float:
         """The largest exact information as a fraction of Thm 4.3's bound."""
         return float((self.one_bit["information"] / self.one_bit["bound"]).replace(np.inf, 0).max())
-
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued numbers."""
-        return {}
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every enumerated query, and Lemma 4.7's error."""
@@ -624,10 +617,6 @@ class PairwiseRich:
             ]
         )
 
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued numbers (the U_90 go to the summary)."""
-        return {}
-
     def tables(self) -> dict[str, pd.DataFrame]:
         """U_90 of every setting."""
         return {"p002-e3": self.table}
@@ -716,7 +705,7 @@ def pairwise_rich(P: Parameters) -> PairwiseRich:
             named[k] = named[k]._replace(passed=None, detail=f"undefined: N = {n} not in n_items")
     if math.isnan(out.eps_ratio):  # the ratio needs ε = 0.25 and ε = 1 among eps_values
         named[-1] = named[-1]._replace(passed=None, detail="undefined: ε = 0.25 or ε = 1 not in eps_values")
-    return PairwiseRich(settings, curves, out.u90, {"p002-e3": named})
+    return replace(out, checks={"p002-e3": named})
 
 
 # --------------------------------------------------------------------------------------------------
@@ -746,7 +735,7 @@ class ScarceMaxSense:
 
     def predicted(self, s: rc.Setting) -> float:
         """The Gaussian prediction of a setting's U_90."""
-        return rc.predicted_u(s.model, s.eps, theta=self.theta)
+        return s.predicted_u90()
 
     def scale(self, s: rc.Setting) -> float:
         """Thm 5.1's scale ``N² ln N/(w ε̂² δ²)``."""
@@ -832,10 +821,6 @@ class ScarceMaxSense:
         """The exact w-subset simulator's between-cluster gap over the closed form's."""
         subset, closed = self.means["subset"], self.means["closed"]
         return (subset[0] - subset[1]) / (closed[0] - closed[1])
-
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued numbers (the U_90 go to the summary)."""
-        return {}
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """U_90 of every setting."""
@@ -987,9 +972,9 @@ def _scarce_checks(e4: ScarceMaxSense) -> list[Check]:
     constants = {
         f"N={m.model.n_items}, w={m.model.w}, ε={eps_label(m.eps)}": e4.u90[m] / e4.scale(m)
         for m in e4.unique
-        if m.model.n_items in (50, 100, 200)
-        and m.model.w in (5, 10, 20)
-        and m.eps in (0.5, 1.0, 2.0, 4.0, math.inf)
+        if m.model.n_items in E4_COLLAPSE_CASES["N"]
+        and m.model.w in E4_COLLAPSE_CASES["w"]
+        and m.eps in E4_COLLAPSE_CASES["eps"]
     }
     checks = _named(
         ref.collapse_checks(constants, e4.slopes), ["collapse", "slope-n", "slope-w", "slope-eps"]
@@ -1044,10 +1029,6 @@ class SensingConstant:
         row = self.exact[(self.exact["N"] == n) & (self.exact["w"] == w)]
         return float(row["exact/fast"].iloc[0])
 
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued numbers."""
-        return {}
-
     def tables(self) -> dict[str, pd.DataFrame]:
         """The simulators compared (full mode)."""
         return {} if self.exact is None else {"p002-e4-exact": self.exact}
@@ -1074,19 +1055,16 @@ def sensing_constant(P: Parameters) -> SensingConstant:
     """E4b (stream ``p002-e4/theta``): MaxSense at every θ of :data:`E4_THETAS`; E4c (with
     ``exact_simulators``, streams ``p002-e4/exact-fast`` and ``-subset``): both simulators at
     :data:`E4_EXACT_CASES`."""
-    theta_settings = [rc.Setting("maxsense", rc.m_asym(N_REF, W_REF), EPS_REF, theta=t) for t in E4_THETAS]
-    _, u90 = _curves(
-        P,
-        "p002-e4/theta",
-        theta_settings,
-        [_ms_grid(s) for s in theta_settings],
-        P.trials,
-        "MaxSense across θ",
-    )
     grid = np.geomspace(0.1, 8, 60)
     curve = np.array([rc.predicted_u(rc.m_asym(N_REF, W_REF), EPS_REF, theta=t) for t in grid])
+    out = SensingConstant(E4_THETAS, (), grid, curve, None, {})
+    grids = [_ms_grid(s) for s in out.settings]
+    _, u90 = _curves(P, "p002-e4/theta", out.settings, grids, P.trials, "MaxSense across θ")
     exact, checks = None, []
-    claim = "E4c: exact w-subset U_90 within ±25% of the fast simulator's (N = {}, w = {})"
+    claim = (
+        f"E4c: exact w-subset U_90 within ±{EXACT_TOLERANCE:.0%} of the fast simulator's"
+        " (N = {}, w = {})"  # filled in per case below
+    )
     if not P.exact_simulators:
         undefined = "undefined: runs with exact_simulators (full mode)"
         checks = [
@@ -1119,7 +1097,7 @@ def sensing_constant(P: Parameters) -> SensingConstant:
             checks.append(
                 Check(claim.format(n, w), ok, f"{ue:,.0f} vs {uf:,.0f}", f"exact-{n}-{w}", "reference")
             )
-    return SensingConstant(E4_THETAS, tuple(u90), grid, curve, exact, {"p002-e4": checks})
+    return replace(out, u90=tuple(u90), exact=exact, checks={"p002-e4": checks})
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1199,21 +1177,7 @@ class RichVsScarce:
     @property
     def settings(self) -> dict[str, list[rc.Setting]]:
         """The settings of the crossover (``"pairwise"``, ``"maxsense"``) and of the exponent fit."""
-        return {
-            "pairwise": [rc.Setting("pairwise", rc.m_asym(N_REF, w), EPS_REF) for w in self.w],
-            "maxsense": [
-                rc.Setting("maxsense", rc.m_asym(N_REF, w), EPS_REF, theta=self.theta) for w in self.w
-            ],
-            "exponent": [
-                rc.Setting("pairwise", rc.m_sym(N_REF, w), e, sketch=k)
-                for e, k in self.combos
-                for w in self.w_exponent
-            ],
-        }
-
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued numbers (the U_90 go to the summary)."""
-        return {}
+        return _e5_settings(self.w, self.w_exponent, self.combos, self.theta)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The crossover."""
@@ -1252,18 +1216,32 @@ class RichVsScarce:
         return fig
 
 
+def _e5_settings(
+    w: Sequence[int], w_exponent: Sequence[int], combos: Sequence[tuple[float, str]], theta: float
+) -> dict[str, list[rc.Setting]]:
+    """Both algorithms on M-asym at every ``w`` (N = 100, ε = 1), and PP on M-sym at every (ε, sketch) of
+    ``combos`` and every ``w`` of ``w_exponent``."""
+    return {
+        "pairwise": [rc.Setting("pairwise", rc.m_asym(N_REF, k), EPS_REF) for k in w],
+        "maxsense": [rc.Setting("maxsense", rc.m_asym(N_REF, k), EPS_REF, theta=theta) for k in w],
+        "exponent": [
+            rc.Setting("pairwise", rc.m_sym(N_REF, k), e, sketch=sketch)
+            for e, sketch in combos
+            for k in w_exponent
+        ],
+    }
+
+
 def rich_vs_scarce(P: Parameters) -> RichVsScarce:
     """E5 (streams ``p002-e5/…``): both algorithms at every w of :data:`E5_W` (PP up to :data:`E5_CAP`
     users); PP on M-sym at the w of :data:`E5_W_EXPONENT`, two sketches, ε = ∞ and 1; MaxSense on M-sym."""
     quick = P.mode == "quick"
-    pp = [rc.Setting("pairwise", rc.m_asym(N_REF, w), EPS_REF) for w in E5_W]
-    ms = [rc.Setting("maxsense", rc.m_asym(N_REF, w), EPS_REF, theta=P.theta) for w in E5_W]
+    w_exp = E5_W_EXPONENT[P.mode]
+    settings = _e5_settings(E5_W, w_exp, E5_COMBOS, P.theta)
+    pp, ms, exp_settings = settings["pairwise"], settings["maxsense"], settings["exponent"]
     pp_grid = np.geomspace(1e3, E5_CAP, 17 if quick else 21)
     _, pp_u = _curves(P, "p002-e5/pairwise", pp, [pp_grid] * len(pp), P.pp_trials, "PP across w")
     _, ms_u = _curves(P, "p002-e5/maxsense", ms, [_ms_grid(s) for s in ms], P.trials, "MaxSense across w")
-    w_exp = E5_W_EXPONENT[P.mode]
-    combos = ((math.inf, "agree_rated"), (math.inf, "agree"), (EPS_REF, "agree_rated"), (EPS_REF, "agree"))
-    exp_settings = [rc.Setting("pairwise", rc.m_sym(N_REF, w), e, sketch=k) for e, k in combos for w in w_exp]
     exp_grid = np.geomspace(3e2, 3e7, 15 if quick else 21)
     _, exp_u = _curves(
         P, "p002-e5/exponent", exp_settings, [exp_grid] * len(exp_settings), P.pp_trials, "PP exponent in N/w"
@@ -1271,15 +1249,15 @@ def rich_vs_scarce(P: Parameters) -> RichVsScarce:
     sym = rc.Setting("maxsense", rc.m_sym(N_REF, W_REF), math.inf, theta=P.theta)
     sym_grid = [1e4, 1e5, 1e6, ref.SYMMETRIC_USERS, 1e7]
     sym_curve, _ = _curves(P, "p002-e5/symmetric", [sym], [sym_grid], P.trials, "MaxSense on M-sym")
-    ms_pred = tuple(rc.predicted_u(s.model, s.eps, theta=P.theta) for s in ms)
+    ms_pred = tuple(s.predicted_u90() for s in ms)
     out = RichVsScarce(
         tuple(E5_W),
         tuple(pp_u),
         tuple(ms_u),
         ms_pred,
         tuple(w_exp),
-        combos,
-        np.asarray(exp_u).reshape(len(combos), len(w_exp)),
+        E5_COMBOS,
+        np.asarray(exp_u).reshape(len(E5_COMBOS), len(w_exp)),
         sym_curve[["U", "success", "error"]],
         P.theta,
         {},
@@ -1330,7 +1308,7 @@ class MultiMaxSense:
 
     def predicted(self, s: rc.Setting) -> float:
         """The prediction: Q U users at ε/Q."""
-        return rc.predicted_u(s.model, s.eps, theta=self.theta, n_bits=s.n_bits)
+        return s.predicted_u90()
 
     def users(self, rule: str, eps: float) -> float:
         """U_90 of a rule at ε."""
@@ -1356,11 +1334,17 @@ class MultiMaxSense:
         ]
         return min(better) if better else math.nan
 
+    @staticmethod
+    def per_bit_signal() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Budgets per bit ``x = ε/Q`` from 0.1 to 8, and the signal per unit of budget ``ε̂(x)²/x``."""
+        grid = np.linspace(0.1, 8, 200)
+        return grid, np.array([rc.eps_hat(x) ** 2 / x for x in grid])
+
     @property
     def best_per_bit(self) -> float:
-        """The budget per bit at which ``ε̂(ε/Q)²/(ε/Q)``, the signal per unit of budget, peaks."""
-        grid = np.linspace(0.1, 8, 200)
-        return float(grid[np.argmax([rc.eps_hat(x) ** 2 / x for x in grid])])
+        """The budget per bit at which the signal per unit of budget peaks (:meth:`per_bit_signal`)."""
+        grid, signal = self.per_bit_signal()
+        return float(grid[np.argmax(signal)])
 
     @property
     def table(self) -> pd.DataFrame:
@@ -1385,10 +1369,6 @@ class MultiMaxSense:
             return math.nan
         return float(self.per_user.loc[self.per_user["ε"] == eps, "per user / independent"].iloc[0])
 
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued numbers (the U_90 go to the summary)."""
-        return {}
-
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every (rule, ε), and the per-user comparison (full mode)."""
         out = {"p002-e6": self.table}
@@ -1410,8 +1390,7 @@ class MultiMaxSense:
             )
         axes[0].set(xlabel="ε", ylabel="U_90", title="(a) N = 100, w = 32 (dotted: prediction)")
         axes[0].legend(fontsize=SMALL)
-        grid = np.linspace(0.1, 8, 200)
-        axes[1].plot(grid, [rc.eps_hat(x) ** 2 / x for x in grid], "-")
+        axes[1].plot(*self.per_bit_signal(), "-")
         axes[1].axvline(self.best_per_bit, color="grey", lw=0.6)
         axes[1].set(
             xlabel="budget per bit ε/Q", ylabel="ε̂(ε/Q)² / (ε/Q)", title="(b) signal per unit of budget"
@@ -1519,10 +1498,6 @@ class OneBit:
         """At N = 128: the adaptive scheme's U_90 over the average-1-bit scheme's."""
         return self.u90("adaptive", ref.ONE_BIT_N) / self.u90("average_bit", ref.ONE_BIT_N)
 
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued numbers (the slopes go to the summary)."""
-        return {}
-
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every scheme at every N."""
         return {"p002-e7": self.table}
@@ -1581,7 +1556,7 @@ def one_bit(P: Parameters) -> OneBit:
             "fano",
         )
     )
-    return OneBit(table, {"p002-e7": checks})
+    return replace(out, checks={"p002-e7": checks})
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1600,17 +1575,13 @@ class Adaptive:
 
     @property
     def settings(self) -> list[rc.Setting]:
-        """MaxSense at w = 1, θ = 1/2, one per N."""
-        return [rc.Setting("maxsense", rc.m_asym(n, 1), EPS_REF, theta=0.5) for n in self.n_w1]
+        """MaxSense at w = 1, θ = :data:`E8_THETA`, one per N."""
+        return [rc.Setting("maxsense", rc.m_asym(n, 1), EPS_REF, theta=E8_THETA) for n in self.n_w1]
 
     @staticmethod
     def bounds_at(n: int, eps: float = EPS_REF) -> tuple[int, float]:
         """Thm 6.1's adaptive and Thm 4.10's non-adaptive lower bound at N (w = 1)."""
         return rc.adaptive_lower_bound(n, eps), float(rc.fano_users(n, rc.thm410_information(n, 1, eps)))
-
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued numbers (the U_90 go to the summary)."""
-        return {}
 
     def figure(self) -> Figure:
         """(a) T_LB C/N against N; (b) the adaptive and non-adaptive bounds and MaxSense at w = 1."""
@@ -1648,16 +1619,16 @@ class Adaptive:
 
 def adaptive(P: Parameters) -> Adaptive:
     """E8 (stream ``p002-e8``): the recursion's growth over a decade at N = 10³, 10⁴, 10⁵ (ε = 1), and
-    MaxSense at w = 1, θ = 1/2, for the N of :data:`E8_N`."""
+    MaxSense at w = 1, θ = :data:`E8_THETA`, for the N of :data:`E8_N`."""
     growth = {
         int(n): rc.adaptive_lower_bound(10 * n, EPS_REF) / (10 * rc.adaptive_lower_bound(n, EPS_REF))
         for n in (1e3, 1e4, 1e5)
     }
     checks = _named(ref.adaptive_checks(growth), [f"growth-{n}" for n in growth])
-    n_w1 = E8_N[P.mode]
-    settings = [rc.Setting("maxsense", rc.m_asym(n, 1), EPS_REF, theta=0.5) for n in n_w1]
-    _, u90 = _curves(P, "p002-e8", settings, [_ms_grid(s) for s in settings], P.trials, "MaxSense at w = 1")
-    return Adaptive(tuple(n_w1), tuple(u90), growth, {"p002-e8": checks})
+    out = Adaptive(E8_N[P.mode], (), growth, {"p002-e8": checks})
+    grids = [_ms_grid(s) for s in out.settings]
+    _, u90 = _curves(P, "p002-e8", out.settings, grids, P.trials, "MaxSense at w = 1")
+    return replace(out, u90=tuple(u90))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1682,10 +1653,6 @@ class Distortion:
     def gaussian_gap(self) -> NDArray[np.float64]:
         """Measured over Gaussian ratio, per configuration."""
         return (self.table["ratio"] / self.table["Gaussian ratio"]).to_numpy()
-
-    def metrics(self) -> dict[str, Any]:
-        """Nothing beyond the glued numbers."""
-        return {}
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every configuration of E4."""
@@ -2009,19 +1976,12 @@ def summary(
     records = (
         *_records(e3.unique, "M-sym", [e3.u90[s] for s in e3.unique]),
         *_records(e4.unique, "M-asym", [e4.u90[s] for s in e4.unique], [e4.predicted(s) for s in e4.unique]),
-        *_records(
-            e4b.settings,
-            "M-asym",
-            e4b.u90,
-            [rc.predicted_u(s.model, s.eps, theta=s.theta) for s in e4b.settings],
-        ),
+        *_records(e4b.settings, "M-asym", e4b.u90, [s.predicted_u90() for s in e4b.settings]),
         *_records(s5["pairwise"], "M-asym", e5.pp_u90),
         *_records(s5["maxsense"], "M-asym", e5.ms_u90, e5.ms_predicted),
         *_records(s5["exponent"], "M-sym", e5.exponent_u90.ravel().tolist()),
         *_records(e6.unique, "M-asym", [e6.u90[s] for s in e6.unique], [e6.predicted(s) for s in e6.unique]),
-        *_records(
-            e8.settings, "M-asym", e8.u90, [rc.predicted_u(s.model, s.eps, theta=0.5) for s in e8.settings]
-        ),
+        *_records(e8.settings, "M-asym", e8.u90, [s.predicted_u90() for s in e8.settings]),
     )
     exponents = (
         {"algorithm": "pairwise", "variable": "N (U_90 / ln N)", "slope": e3.slope},

@@ -45,7 +45,15 @@ from dpnet.params import (
     list_of,
     real,
 )
-from dpnet.plotting import band_curves, belief_bars, grouped_bars, guarantee_line, panel_row, plain_log
+from dpnet.plotting import (
+    band_curves,
+    belief_bars,
+    distance_paths,
+    grouped_bars,
+    guarantee_line,
+    panel_row,
+    plain_log,
+)
 from dpnet.reference import identification as ref
 from dpnet.reference._check import Check
 from dpnet.reference.clinical import FIG4_BEST_ARM as BEST
@@ -350,6 +358,13 @@ class FourArms:
         return sv.code_schedule(self.table, a_star=self.a_star, delta=self.delta, eps=eps, alpha=self.alpha,
                                 rho=self.rho, convention="paper")  # fmt: skip
 
+    def difference_noise_sd(self, eps: float) -> float:
+        """Standard deviation, at budget ``eps``, of the noise on the difference between two arms that GM
+        sees: each centre's ``Lap(b)`` draws on the two states (:meth:`schedule`), summed over the ``n``
+        centres and averaged over the ``K`` rounds, ``2b√(n/K) = 2Δ|Θ|√(nK)/ε``."""
+        sched = self.schedule(eps)
+        return 2.0 * sched.noise_scale * math.sqrt(len(self.table) / sched.K)
+
     def metrics(self) -> dict[str, Any]:
         """The sums and the gap, under their metrics.json names."""
         return {"arm_glrt_sum": self.totals, "gap_best_second": self.gap}
@@ -363,7 +378,7 @@ def four_arms(P: Parameters, actg: pd.DataFrame) -> FourArms:
     """Split ACTG 175 over ``n_centers`` centres (stream ``split``) and fit every arm against ZDV."""
     centres = sv.cohort_centres(actg.index.to_numpy(), P.n_centers, method=P.split, rng=P.rng("split"))
     table, arms = treatments.arm_glrt_table(actg, centres, penalizer=P.penalizer, control=CONTROL)
-    A = networks.metropolis_hastings(networks.make_graph("complete", P.n_centers)).toarray()
+    A = networks.dense_weights("complete", P.n_centers)
     mle_arm = arms[int(np.argmax(table.sum(axis=0)))]
     return FourArms(
         arms, table, A, networks.spectral_constants(A).a_star, sv.cox_sensitivity(P.b_theta), P.alpha,
@@ -389,8 +404,6 @@ class BestTreatment:
     set_rates
         Per variant and algorithm, how often some centre names a treatment other than the best
         (``"wrong treatment"``) or no treatment at all (``"control only"``).
-    n_reps
-        Replications per variant.
     checks
         Figure 5's claim, per algorithm, keyed by item.
     paper_setting
@@ -401,7 +414,6 @@ class BestTreatment:
     eps: Mapping[str, float]
     studies: Mapping[str, sv.MLEStudy]
     set_rates: Mapping[str, dict[str, dict[str, float]]]
-    n_reps: int
     checks: Mapping[str, list[Check]]
     paper_setting: bool
 
@@ -453,15 +465,9 @@ class BestTreatment:
             belief_bars(axes[row, 2], st.am[-1], arms, title="AM", threshold=tau)
             belief_bars(axes[row, 3], st.counts, arms, title="two-threshold", threshold=tau,
                         ylabel="fraction of rounds led")  # fmt: skip
-            t = np.arange(1, st.T + 1)
-            paths = (("GM", st.gm, "C0"), ("AM", st.am, "C1"), ("two-threshold", st.count_path, "C2"))
-            for key, path, color in paths:
-                tvd = inf.total_variation(path, st.nonprivate).mean(axis=-1)[1:]
-                axes[row, 4].plot(t, np.maximum(tvd, 1e-3), color=color, label=key)
-            axes[row, 4].set(xscale="log", yscale="log", ylim=(8e-4, 1.2), xlabel="iteration t",
-                             ylabel="TVD to non-private", title=f"TVD (K = {st.K}, T = {st.T})")  # fmt: skip
-            axes[row, 4].legend(fontsize=8)
-            axes[row, 4].grid(alpha=0.3)
+            paths = {"GM": st.gm, "AM": st.am, "two-threshold": st.count_path}
+            tvd = {k: inf.total_variation(path, st.nonprivate).mean(axis=-1)[1:] for k, path in paths.items()}
+            distance_paths(axes[row, 4], tvd, title=f"TVD (K = {st.K}, T = {st.T})")
         for ax in axes[:, :4].ravel():
             ax.tick_params(axis="x", labelsize=8)
         n = len(self.arms.table)
@@ -490,8 +496,8 @@ def best_treatment(P: Parameters, arms: FourArms) -> BestTreatment:
     }  # fmt: skip
     checks = ref.figure5_checks({k: paper.rates[k] for k in ALGORITHMS}, P.eps, P.replications)
     return BestTreatment(
-        arms, {"paper": P.eps, "as_published": P.published_eps}, studies, set_rates, P.replications,
-        {"p003-fig5": checks}, _fig5_setting(P),
+        arms, {"paper": P.eps, "as_published": P.published_eps}, studies, set_rates, {"p003-fig5": checks},
+        _fig5_setting(P),
     )  # fmt: skip
 
 
@@ -543,6 +549,12 @@ class BestArmCurve:
     def pivot(self) -> pd.DataFrame:
         """The probabilities with the paper's noise, one column per algorithm."""
         return self.frame.pivot(index="eps", columns="algorithm", values="probability")[list(ALGORITHMS)]
+
+    def at(self, eps: float) -> dict[str, float]:
+        """Per algorithm, the probability with the paper's noise at ``eps`` (nan when ``eps`` is not on the
+        grid)."""
+        table = self.pivot()
+        return {k: float(table.loc[eps, k]) if eps in table.index else math.nan for k in ALGORITHMS}
 
     def figure(self) -> Figure:
         """Both curves per algorithm on a log ε axis, with chance for GM and the reliability level."""
@@ -690,12 +702,6 @@ class FirstOrderComparison:
         return fig
 
 
-def _pooled_gap(ddi: pd.DataFrame, variant: str) -> float:
-    """Pooled ``Λ(θ₁) − Λ(0)`` of the ddI/ZDV cohort with the paper's or the notebook's likelihood."""
-    states = [0.0, ref.FIG6_THETA_ALT]
-    return float(np.diff(sv.cox_partial_loglik(ddi.x, ddi.time, ddi.event, states, variant=variant))[0])
-
-
 def first_order_comparison(P: Parameters, actg: pd.DataFrame) -> FirstOrderComparison:
     """Figure 6 on the ddI/ZDV cohort: every (variant, n, ε) point with ``replications`` runs, swept on
     stream ``p003-fig6`` (task key: the variant's and ε's positions, and n)."""
@@ -745,13 +751,18 @@ def first_order_comparison(P: Parameters, actg: pd.DataFrame) -> FirstOrderCompa
         above, float(published.ratio.min()) if late else None, band["mean"].tolist(), paper_ratios,
         summary["as_published"]["largest estimate"], published=setting,
     )  # fmt: skip
+    # the pooled Λ(θ₁) − Λ(0) with the paper's and the notebook's likelihood
+    gap = {
+        v: sv.loglik_gap(ddi.x, ddi.time, ddi.event, ref.FIG6_THETA_ALT, variant=v)
+        for v in comparison.VARIANTS
+    }
     return FirstOrderComparison(
         tvd, ratios, above, summary,
         drift=float(np.mean([o["first_order_drift"] for o in outputs])),
         error=float(np.mean([o["first_order_error"] for o in outputs])),
         step_bound=2 * P.learning_rate * P.b_theta * int(tvd["T"].max()),
         theta_hat=sv.binary_cox(ddi.x, ddi.time, ddi.event).lrt()[0],
-        inflation=_pooled_gap(ddi, "as_published") / _pooled_gap(ddi, "paper"),
+        inflation=gap["as_published"] / gap["paper"],
         checks={"p003-fig6": checks}, paper_setting=setting,
     )  # fmt: skip
 

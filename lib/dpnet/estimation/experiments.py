@@ -203,7 +203,8 @@ def moment_study(
     n_runs: int,
     mvue_factor: int = 10,
 ) -> tuple[pd.DataFrame, pd.DataFrame, float]:
-    """Monte Carlo second moments of Algorithms 3, 4 and 5 against their exact formulas (spec §7 B).
+    """Monte Carlo second moments of Algorithms 3, 4 and 5 against their exact formulas
+    (:mod:`~dpnet.estimation.moments`).
 
     Each of ``n_runs`` runs draws fresh statistics ``ξ_{i,t} ~ N(0, σ²)`` and fresh ``Lap(scale)`` noise
     (a global-sensitivity mechanism, ``V = 2·scale²``) and runs every algorithm ``horizon`` rounds. The

@@ -2,7 +2,7 @@ r"""Exact second moments of Algorithms 3–5 and the error bounds of Theorems 3.
 
 For i.i.d. statistics with ``Var ξ = σ²`` and independent zero-mean noise of homogeneous variance
 ``V = 2b²``, the errors are quadratic forms in the eigenvalues ``1 = λ_1 > λ_2 ≥ … ≥ λ_n > −1`` of
-``A`` (spec 001 §3; derived for this book, not in the paper):
+``A`` (derived for this book, not in the paper; the reproduction note ``note-est-exact-moments``):
 
 * Algorithm 3 after ``t`` steps: ``E‖ν_t − μ_t‖² = V Σ_i λ_i^{2t}``, ``E‖μ_t − 𝟙m̂‖² = σ² Σ_{i≥2} λ_i^{2t}``;
 * Algorithm 4: ``E‖ν_t − μ_t‖² = (V/t²) Σ_i (1 − λ_i^{2t})/(1 − λ_i²)`` (the ``λ = 1`` term is ``t``),

@@ -120,6 +120,15 @@ def smooth_sensitivity(signals: ArrayLike, epsilon: float, delta: float) -> NDAr
     return 2.0 * np.log(2.0 / float(delta)) / (np.e * eps * s)
 
 
+def _per_agent(a: ArrayLike, s_star: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The neighbour weights ``a_i``, one per agent, shaped to broadcast against ``S*`` of ``(n,)`` or
+    ``(n, T)`` signals."""
+    a_i = np.asarray(a, dtype=float)
+    if a_i.shape != s_star.shape[:1]:
+        raise ParameterError(f"a must hold one weight per agent, shape {s_star.shape[:1]} (got {a_i.shape})")
+    return a_i.reshape(a_i.shape + (1,) * (s_star.ndim - 1))
+
+
 def smooth_scales(
     mechanism: Mechanism,
     signals: ArrayLike,
@@ -158,10 +167,7 @@ def smooth_scales(
         return 2.0 * s_star / eps if calibration == "paper" else 2.0 * s_star
     if a is None:
         raise ParameterError("Network DP needs the neighbour weights a (see neighbour_weights)")
-    a_i = np.asarray(a, dtype=float)
-    if a_i.shape != s_star.shape[:1]:
-        raise ParameterError(f"a must hold one weight per agent, shape {s_star.shape[:1]} (got {a_i.shape})")
-    a_i = a_i.reshape(a_i.shape + (1,) * (s_star.ndim - 1))
+    a_i = _per_agent(a, s_star)
     if calibration == "paper":
         return 2.0 * np.maximum(a_i, s_star) / eps
     return np.maximum(2.0 * a_i / eps, 2.0 * s_star)
@@ -186,8 +192,5 @@ def sensitivity_sets_scale(
         raise ParameterError(f"calibration must be one of {CALIBRATIONS} (got {calibration!r})")
     eps = _POSITIVE("epsilon", epsilon)
     s_star = smooth_sensitivity(signals, eps, delta)
-    a_i = np.asarray(a, dtype=float)
-    if a_i.shape != s_star.shape[:1]:
-        raise ParameterError(f"a must hold one weight per agent, shape {s_star.shape[:1]} (got {a_i.shape})")
-    a_i = a_i.reshape(a_i.shape + (1,) * (s_star.ndim - 1))
+    a_i = _per_agent(a, s_star)
     return s_star > a_i if calibration == "paper" else s_star > a_i / eps

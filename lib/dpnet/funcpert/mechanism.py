@@ -74,10 +74,16 @@ def noise_energy(K: int, gam: float, p: float) -> float:
     return float(2 * gam**2 * np.sum(np.arange(1, K + 1, dtype=float) ** (-2 * p)))
 
 
-def noise_energy_factor(q: float, p: float) -> float:
-    """``ζ(2p) ζ(2(q − p)) = E‖Φ(η)‖² ε²/2`` (untruncated); smallest at ``p = q/2`` (note-fp-optimal-p)."""
-    q, p = check_exponents(q, p)
-    return float(special.zeta(2 * p) * special.zeta(2 * (q - p)))
+def noise_energy_factor(q: float, p: ArrayLike) -> NDArray[np.float64] | float:
+    """``ζ(2p) ζ(2(q − p)) = E‖Φ(η)‖² ε²/2`` (untruncated); smallest at ``p = q/2`` (note-fp-optimal-p).
+
+    ``p`` may be an array, every entry within the theorem's range; the result then has its shape.
+    """
+    ps = np.asarray(p, dtype=float)
+    for end in (ps.min(), ps.max()) if ps.size else ():
+        q, _ = check_exponents(q, end)
+    value = special.zeta(2 * ps) * special.zeta(2 * (q - ps))
+    return float(value) if ps.ndim == 0 else value
 
 
 def privacy_loss(delta: ArrayLike, scales: ArrayLike) -> NDArray[np.float64] | float:

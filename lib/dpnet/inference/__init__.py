@@ -8,8 +8,9 @@ set, ``Θ̄ = Θ \ Θ*``.
 
 **Dynamics (Alg 4, eq. 18; Alg 1, eq. 12).** Each round starts from noisy beliefs
 ``ν_{i,0}(θ) ∝ exp(ζ_i(θ))``, ``ζ_i(θ) = log γ_i(θ) + d_i(θ)`` (``d ≡ 0`` for the non-private Alg 4), and
-iterates ``ν_{i,t}(θ) ∝ ν_{i,t−1}(θ)^{1+a_ii} Π_{j∈N_i} ν_{j,t−1}(θ)^{a_ij}`` (exponent ``1 + a_ii``, spec
-A2). In log space the update is linear up to a per-agent normaliser, so
+iterates ``ν_{i,t}(θ) ∝ ν_{i,t−1}(θ)^{1+a_ii} Π_{j∈N_i} ν_{j,t−1}(θ)^{a_ij}`` (the exponent ``1 + a_ii``
+on the agent's own belief is the paper's, in eqs. 12, 14 and 18: the exponents sum to 2). In log space
+the update is linear up to a per-agent normaliser, so
 
 .. math::
    \log \nu_{i,T}(\theta) = \operatorname{log\,softmax}_\theta\bigl(2^T \bar\psi_{i,T}(\theta)\bigr),
@@ -20,23 +21,26 @@ exactly, for any shift ``c`` common to all agents and states. ``ψ̄_T`` (the *s
 (``((A+I)/2)^T → 𝟙𝟙ᵀ/n``), and the factor ``2^T`` is applied inside the log-softmax with exact
 power-of-two scaling (:func:`log_softmax_scaled`). Log-beliefs that fall below
 :data:`LOG_BELIEF_FLOOR` (``−2^1000``; the belief is exactly 0 in float64) are set to it, so that
-``T`` in the thousands neither overflows nor produces ``0/0`` (spec §3.10).
+``T`` in the thousands neither overflows nor produces ``0/0`` (computed directly, ``2^T`` overflows a
+float after about a thousand iterations, and the beliefs of losing states underflow much earlier).
 
-**Asymptotic oracle (T → ∞, spec §3.3).** ``ψ̄_T → (Λ + Y_k)/n`` for every agent, with
+**Asymptotic oracle (T → ∞).** ``ψ̄_T → (Λ + Y_k)/n`` for every agent, with
 ``Y_k(θ) = Σ_i d_{i,k}(θ)``: each round puts belief 1 on ``argmax_θ Λ(θ) + Y_k(θ)`` (ties share it).
 :func:`asymptotic_log_ratios` returns this limit in the same representation (``T = None``), so the
 same aggregators give the exact limit: AM → fraction of rounds won; GM → one-hot on
-``argmax Λ + (1/K) Σ_k Y_k`` (spec A15: GM is the softmax of the mean log-beliefs).
+``argmax Λ + (1/K) Σ_k Y_k`` (GM is computed as the softmax of the mean log-beliefs: the literal
+product of one-hot rounds is ``0/0``).
 
 **Private MLE (Alg 1).** ``K`` independent rounds with Laplace noise ``d_{i,k}(θ) ~ Lap(b)``,
-``b = Δ K |Θ| / ε`` iid over agents, states and rounds (:func:`noise_scale`; ``×2`` in the authors'
-code, spec D2). Aggregation (:func:`am_beliefs`, :func:`gm_log_beliefs`):
+``b = Δ K |Θ| / ε`` iid over agents, states and rounds (:func:`noise_scale`; the authors' notebook
+draws twice that scale). Aggregation (:func:`am_beliefs`, :func:`gm_log_beliefs`):
 
 * AM ``ν^AM = (1/K) Σ_k ν_k``, ``Θ̂^AM = {ν^AM ≥ τ_AM}``: bounds the **Type II** error
-  ``P[Θ* ⊄ Θ̂]`` (spec A16);
+  ``P[Θ* ⊄ Θ̂]``, as Thms 4.1–4.2 state (the paper's introduction words the two errors differently);
 * GM ``ν^GM ∝ Π_k ν_k^{1/K} = softmax(2^T mean_k ψ̄_k)``, ``Θ̂^GM = {ν^GM ≥ τ_GM}``: bounds the
   **Type I** error ``P[Θ̂ ⊄ Θ*]``, but only when the likelihood gap is a few noise scales: the
-  proof of Thm 4.1 treats a different, ``0/0`` estimator (spec A15).
+  proof of Thm 4.1 bounds an estimator that keeps a state only if it wins every round, which no
+  computable GM does.
 
 ``T = None`` everywhere means the limit ``T → ∞``.
 
@@ -46,10 +50,10 @@ code, spec D2). Aggregation (:func:`am_beliefs`, :func:`gm_log_beliefs`):
 
 **Parameters.** ``K``, ``T`` and thresholds from Thms 4.1, 4.2, 4.3, 4.5 and Cor 4.4 with the exact
 constants of the proofs (:func:`schedule_thm41`, :func:`schedule_thm42`, :func:`schedule_thm43`,
-:func:`schedule_thm45`, :func:`schedule_cor44`), or the authors' code formulas (spec D2/D4,
-:func:`schedule_authors_code`). Paper 000's constants are the same formulas with a per-agent
-sensitivity ``Δ_i`` (pass an array as ``delta``) and a single threshold ``ϱ``;
-:func:`network_dp_sensitivity` gives 000's Network-DP sensitivity.
+:func:`schedule_thm45`, :func:`schedule_cor44`), or the formulas of the authors' notebook
+(Table 1's orders with unit constants and twice the noise, :func:`schedule_authors_code`). Paper 000's
+constants are the same formulas with a per-agent sensitivity ``Δ_i`` (pass an array as ``delta``) and a
+single threshold ``ϱ``; :func:`network_dp_sensitivity` gives 000's Network-DP sensitivity.
 
 Shapes: noise and per-round arrays are ``(..., K, n, |Θ|)`` (round axis ``−3``, agent axis ``−2``,
 state axis ``−1``), typically ``(R, K, n, |Θ|)`` for ``R`` Monte Carlo replications. All randomness

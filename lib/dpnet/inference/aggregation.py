@@ -57,7 +57,7 @@ def gm_log_beliefs(scaled: ArrayLike, T: int | None) -> NDArray[np.float64]:
        = \operatorname{softmax}_\theta\Bigl(2^T \frac1K \sum_k \bar\psi_{i,k,T}(\theta)\Bigr),
 
     since each round's log-normaliser does not depend on θ. Never ``0/0``, even when every state
-    loses some round (spec A15, §3.10).
+    loses some round (where the literal product of one-hot rounds is ``0/0``).
     """
     arr = _check_rounds(scaled)
     return log_softmax_scaled(arr.mean(axis=-3), _check_T(T))
@@ -70,7 +70,7 @@ def round_counts(
 
     ``τ̂ ∈ (0, 1)`` compares in log space. ``τ̂ = 0`` means "won the round" (``θ`` maximises the round's
     belief; ties count for all tied states): the paper's ``τ̂ = 0`` captions and the ``ϱ → ∞`` limit
-    of Thm 4.3 (spec §3.4). ``log_beliefs``: as in :func:`am_beliefs` (not used when ``τ̂ = 0``).
+    of Thm 4.3. ``log_beliefs``: as in :func:`am_beliefs` (not used when ``τ̂ = 0``).
     """
     arr = _check_rounds(scaled)
     tau_hat = float(tau_hat)
@@ -127,7 +127,7 @@ def frequency_thresholds(freq_1: float, freq_2: float, K: int) -> tuple[float, f
     r"""The frequency thresholds :func:`threshold_sets` applies: ``(max(τ¹, 1/K), τ²)``.
 
     When ``|Θ*| = 1`` Thm 4.3 gives ``τ¹ = 0`` and ``N ≥ 0`` would admit every state; ``max(τ¹, 1/K)`` (a
-    state must win at least one round) is spec A4's resolution and changes nothing when ``τ¹ > 0``,
+    state must win at least one round) is the book's choice, and changes nothing when ``τ¹ > 0``,
     because ``N`` takes values in ``{0, 1/K, …, 1}``.
     """
     K = _check_int("K (rounds)", K, 1)
@@ -142,7 +142,7 @@ def threshold_sets(
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     r"""Alg 2's two sets: ``Θ̂¹ = {N¹ ≥ max(τ¹, 1/K)}`` (low Type I) and ``Θ̂² = {N² ≥ τ²}`` (low Type II).
 
-    ``Θ̂¹ ⊆ Θ* ⊆ Θ̂²`` is the intended sandwich (spec A4 corrects the reversed statement); the thresholds
+    ``Θ̂¹ ⊆ Θ* ⊆ Θ̂²`` is the intended sandwich (the discussion after Thm 4.3 reverses it); the thresholds
     are :func:`frequency_thresholds`. Cor 4.4's single threshold: ``counts_1 = counts_2`` and
     ``freq_1 = freq_2``.
     """

@@ -65,7 +65,7 @@ def scaled_log_ratios(
     so that ``log ν_{i,T} = log_softmax_θ(2^T ψ̄_{i,T})`` (:func:`log_softmax_scaled`). The shift
     ``c = max_θ ζ̄(θ)`` (``ζ̄`` the mean over agents) is the same for every agent and state, so it
     changes no belief; it keeps ``ψ̄_T`` small. ``ψ̄_T`` stays bounded for all ``T``, and
-    ``ψ̄_T(θ) − ψ̄_T(θ̌) → Λ(θ, θ̌)/n`` without noise (spec §3.1).
+    ``ψ̄_T(θ) − ψ̄_T(θ̌) → Λ(θ, θ̌)/n`` without noise.
 
     Numerics: with ``M = (A+I)/2`` and ``J = 𝟙𝟙ᵀ/n``, ``M^T = J + (M − J)^T`` for ``T ≥ 1``, so
     ``ψ̄_T = (ζ̄ − c) 𝟙 + (M − J)^T (ζ − ζ̄ 𝟙)``: the consensus is exactly that of
@@ -120,7 +120,7 @@ def _consensus(zeta: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[
 
 
 def asymptotic_log_ratios(loglik: ArrayLike, noise: ArrayLike | None = None) -> NDArray[np.float64]:
-    r"""The ``T → ∞`` limit of :func:`scaled_log_ratios` (the exact asymptotic oracle, spec §3.3).
+    r"""The ``T → ∞`` limit of :func:`scaled_log_ratios` (the exact asymptotic oracle).
 
     .. math:: \lim_{T\to\infty} \bar\psi_{i,T}(\theta)
        = \frac{1}{n}\bigl(\Lambda(\theta) + Y(\theta)\bigr) - c, \qquad Y(\theta) = \sum_i d_i(\theta),

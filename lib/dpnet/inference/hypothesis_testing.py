@@ -28,9 +28,11 @@ __all__ = [
 def gm_test_statistic(scaled: ArrayLike, *, null: int = 0, alt: int = 1) -> NDArray[np.float64]:
     r"""Prop 4.6's statistic ``S_i = (n/2^{T−1}) log(ν^GM_{i,T}(alt)/ν^GM_{i,T}(null))``, shape ``(..., n)``.
 
-    With ``ψ_T = (A+I)^T ζ`` (``T`` updates, spec A10) this is exactly
+    With ``ψ_T = (A+I)^T ζ`` (``T`` counts updates, the book's reading: the paper does not say, and
+    counting array entries instead changes the statistic by a factor 2) this is exactly
     ``2n · mean_k[ψ̄_{k,T}(alt) − ψ̄_{k,T}(null)] → 2 Z^GM`` (twice ``Λ(alt, null)`` plus averaged noise).
-    The authors' code statistic is a quarter of this (spec D5).
+    The authors' notebook computes a quarter of this (it halves the local log-likelihood ratios and
+    doubles ``T − 1`` times).
     """
     arr = _check_rounds(scaled)
     m = arr.shape[-1]

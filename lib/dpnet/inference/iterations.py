@@ -56,7 +56,7 @@ def _nGV(n: int, gamma: float, V: float, n_states: int) -> float:
 
 
 def mixing_constant_am(*, n_states: int, n: int, K: int, gamma: float, V: float, beta: float) -> float:
-    r"""Thm 4.2 (AM): ``c = |Θ|²(n−1)K(nΓ+V) / (2 log(1/(1−β)))`` (spec A3 reads ``log(1/(1−β))``)."""
+    r"""Thm 4.2 (AM): ``c = |Θ|²(n−1)K(nΓ+V) / (2 log(1/(1−β)))`` (printed ``log(1/1−β)``)."""
     K = _check_int("K (rounds)", K, 1)
     return _nGV(n, gamma, V, n_states) * K / (2 * math.log(1.0 / (1.0 - _check_prob("beta", beta))))
 
@@ -70,7 +70,7 @@ def mixing_constant_gm(*, n_states: int, n: int, K: int, gamma: float, V: float,
 def mixing_constant_thres(*, n_states: int, n: int, gamma: float, V: float, q: float) -> float:
     r"""Thm 4.5: ``c = |Θ|²(n−1)(nΓ+V) / (2q)``, ``q = q₁`` (Type I set) or ``q = 1 − q₂`` (Type II set).
 
-    The theorem statement; its proof drops the 2 in the Type I term (spec A5).
+    The theorem statement; its proof drops the 2 in the Type I term.
     """
     return _nGV(n, gamma, V, n_states) / (2 * _check_prob("q", q))
 
@@ -87,7 +87,7 @@ def optimal_rho(c: float, *, n: int, gap: float, a_star: float) -> float:
        \gamma_e = \frac{\log 2}{\log(2/a^\star)}, \quad \omega = \frac{\log(1/a^\star)}{\log(2/a^\star)}.
 
     With the AM and GM constants this is the paper's ``ϱ*_AM``, ``ϱ*_GM``. The paper's two-threshold
-    ``ϱ*_thres`` divides ``c`` by ``√K`` although Thm 4.5's T terms carry no ``√K`` (spec 000 A6);
+    ``ϱ*_thres`` divides ``c`` by ``√K`` although Thm 4.5's T terms carry no ``√K`` (both papers);
     :func:`schedule_thm45` follows the paper, so its two terms agree only for ``K = 1``.
     """
     if not (c > 0 and math.isfinite(c)):
@@ -112,7 +112,7 @@ def iterations_authors_code(
     rho: float,
     eta: float,
 ) -> int:
-    r"""The authors' code (spec D4): ``T = ⌈|Θ| max{log(n/l), log(|Θ|(Γ + Δ/ε)/(ϱη))/log(1/a*)}⌉``.
+    r"""The authors' notebook: ``T = ⌈|Θ| max{log(n/l), log(|Θ|(Γ + Δ/ε)/(ϱη))/log(1/a*)}⌉``.
 
     The second term is :func:`mixing_iterations` with ``c = |Θ|(Γ + Δ/ε)/η``.
 

@@ -56,7 +56,7 @@ def bernoulli_sensitivity(thetas: ArrayLike, n_signals: ArrayLike) -> NDArray[np
     r"""Sensitivity (eq. 7) of ``n_i`` Bernoulli signals: ``Δ_i = n_i max_θ |log(θ/(1−θ))|``.
 
     Changing one signal changes ``log ℓ(s|θ) = s log θ + (1−s) log(1−θ)`` by ``g(θ) = |logit θ|``.
-    ``Θ = {0.3, 0.5, 0.7}``, ``n_i = 20``: ``Δ_i = 20 ln(7/3) = 16.945957`` (spec 000 §4(a) item 6).
+    ``Θ = {0.3, 0.5, 0.7}``, ``n_i = 20``: ``Δ_i = 20 ln(7/3) = 16.945957``.
     """
     th = np.atleast_1d(np.asarray(thetas, dtype=float))
     if np.any((th <= 0) | (th >= 1)):
@@ -92,7 +92,7 @@ def noise_scale(
     r"""Laplace scale of the per-agent, per-state, per-round noise (Thms 4.1–4.5).
 
     .. math:: b = \frac{\Delta\, K\, |\Theta|}{\varepsilon} \quad (\text{paper}), \qquad
-       b = \frac{2\,\Delta\, K\, |\Theta|}{\varepsilon} \quad (\text{authors' code, spec D2}).
+       b = \frac{2\,\Delta\, K\, |\Theta|}{\varepsilon} \quad (\text{authors' notebook}).
 
     One ε-DP release of ``K`` rounds × ``|Θ|`` states composes ``K|Θ|`` Laplace releases, each
     ``ε/(K|Θ|)``-DP for a query of sensitivity Δ. ``K = 1`` gives the online-learning scale ``Δ|Θ|/ε``.

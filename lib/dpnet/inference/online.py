@@ -16,7 +16,8 @@ average of the per-period expected log-likelihoods; the noise averages out, Ces�
 ``softmax(ψ_T/T)`` (:func:`online_beliefs`).
 
 **Limit and horizon.** With ``ξ_i`` the mean number of signals per period and
-``KL_i(θ) = D_KL(ℓ_i(·|θ°) ‖ ℓ_i(·|θ))`` (spec A9), every agent's time-averaged ratio
+``KL_i(θ) = D_KL(ℓ_i(·|θ°) ‖ ℓ_i(·|θ))`` (the usual learning rate; the paper writes the divergence
+the other way round), every agent's time-averaged ratio
 ``(ψ_{i,t}(θ) − ψ_{i,t}(θ°))/t`` tends to ``−(1/n) Σ_i ξ_i KL_i(θ)`` (:func:`online_limit`); the smallest gap
 over ``θ ≠ θ°`` is ``l`` (:func:`online_gap`). :func:`online_horizon` gives the ``T`` of Thm 4.7 with the
 exact constant of its proof (§11.3), or paper 000's Thm 3.6 (set-valued output :func:`online_sets`).
@@ -112,7 +113,7 @@ def online_beliefs(
     r"""Beliefs at the last period from ``ψ`` of :func:`online_log_ratios` (time axis ``−3``).
 
     ``"terminal"``: Alg 3's ``ν_{i,T} = softmax_θ ψ_{i,T}``; ``"time_average"``: the authors' code's
-    ``softmax_θ(ψ_{i,T}/T)`` (spec §3.6), built from the time-averaged log-belief ratio. Shape
+    ``softmax_θ(ψ_{i,T}/T)``, built from the time-averaged log-belief ratio. Shape
     ``(..., n, |Θ|)``.
     """
     kind = choice("terminal", "time_average")("kind", kind)

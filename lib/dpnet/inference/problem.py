@@ -76,7 +76,7 @@ def mle_mask(loglik: ArrayLike, *, atol: float = 1e-9) -> NDArray[np.bool_]:
 
 @dataclass(frozen=True)
 class ProblemConstants:
-    """Data constants of the bounds (spec 003 §2; paper 000 §3.1).
+    """Data constants of the bounds (paper 003 eqs. 9–11; paper 000 §3.1).
 
     Attributes
     ----------
@@ -87,10 +87,12 @@ class ProblemConstants:
     n_mle
         ``|Θ*|``, the number of MLE states.
     gamma
-        ``Γ = max_{i,θ} |log γ_i(θ)|`` (unnormalised log-likelihoods, spec A1).
+        ``Γ = max_{i,θ} |log γ_i(θ)|`` of the unnormalised log-likelihoods, as Alg 1 and the authors'
+        code use them (§3.2 calls ``γ_i`` a normalised belief).
     gap
-        ``l = min_{θ*∈Θ*, θ̄∈Θ̄} Λ(θ*) − Λ(θ̄) > 0``, the realised gap the proofs use (spec A7); ``inf``
-        when every state is an MLE state.
+        ``l = min_{θ*∈Θ*, θ̄∈Θ̄} Λ(θ*) − Λ(θ̄) > 0``, the realised gap the proofs and the authors'
+        code use (eq. (10) defines ``l`` with quantities of online learning); ``inf`` when every state
+        is an MLE state.
     """
 
     n: int

@@ -64,7 +64,7 @@ class ErrorRates:
 
 
 def type_errors(selected: ArrayLike, mle: ArrayLike, *, confidence: float = 0.95) -> ErrorRates:
-    """Type I / Type II / exact-recovery rates of estimated sets over replications (spec A16).
+    """Type I / Type II / exact-recovery rates of estimated sets over replications (Thms 4.1–4.2's names).
 
     Parameters
     ----------

@@ -44,7 +44,7 @@ def to_int_ceil(x: float, *, minimum: int = 0) -> int:
 def rounds_am(n_states: int, n_mle: int, beta: float, *, corrected: bool = False) -> float:
     r"""AM rounds, Thms 4.1–4.2: ``K ≥ |Θ̄| log(|Θ*|/(1−β))`` (real-valued; round up with :func:`to_int_ceil`).
 
-    The proof's per-round win probability ``1/|Θ̄|`` should be ``1/|Θ|`` (spec A15, spec 000 A1):
+    The proof's per-round win probability ``1/|Θ̄|`` should be ``1/|Θ|`` (the same slip in both papers):
     ``corrected=True`` returns ``|Θ| log(|Θ*|/(1−β))``. ``|Θ| = 3``, ``|Θ*| = 1``, ``1−β = 0.05``:
     5.99146.
     """
@@ -58,7 +58,7 @@ def rounds_gm(n_states: int, n_mle: int, alpha: float, *, corrected: bool = Fals
     r"""GM rounds, Thms 4.1–4.2: ``K ≥ |Θ*| log(|Θ̄|/α)`` (0 when ``Θ̄ = ∅``).
 
     ``corrected=True`` uses ``|Θ*| + 1``: a non-MLE state loses a round with probability at least
-    ``1/(|Θ*|+1)``, not ``1/|Θ*|`` (spec 000 A1). Both bound the proof's estimator (a state must
+    ``1/(|Θ*|+1)``, not ``1/|Θ*|``. Both bound the proof's estimator (a state must
     keep a positive belief in every round); the implemented GM (softmax of the mean log-beliefs) has
     no such guarantee when the noise swamps the gap (see :func:`gm_log_beliefs`). ``|Θ| = 3``,
     ``|Θ*| = 1``, ``α = 0.05``: 3.68888.
@@ -78,7 +78,7 @@ def rounds_unknown_mle(n_states: int, alpha: float, beta: float) -> float:
 
 
 def rounds_authors_code(n_states: int, eta: float) -> int:
-    r"""The authors' code (spec D4): ``K = ⌈|Θ| log(|Θ|/η)⌉``, ``η = max{α, 1−β}``.
+    r"""The authors' notebook: ``K = ⌈|Θ| log(|Θ|/η)⌉``, ``η = max{α, 1−β}``.
 
     ``|Θ| = 2``: 8, 9, 6 for ``η = 0.05, 0.025, 0.1``.
     """
@@ -100,8 +100,9 @@ def rounds_thres(
     r"""Two-threshold rounds (Thms 4.3, 4.5): ``(K¹, K²)``, real-valued.
 
     Known ``|Θ*|``: ``K¹ = log(|Θ̄|/α)/(2π₁²)`` (Type I set) and ``K² = log(|Θ*|/(1−β))/(2π₂²)``
-    (Type II set), the theorem statements (spec A5). Unknown ``|Θ*|``: ``|Θ|`` replaces ``|Θ̄|`` and
-    ``|Θ*|``. ``|Θ| = 3``, ``|Θ*| = 1``, ``α = 1−β = 0.05``, ``π = 0.5``: ``(7.37776, 5.99146)``.
+    (Type II set), the theorem statements (the proof of Thm 4.5 has ``|Θ*|`` in ``K¹``). Unknown
+    ``|Θ*|``: ``|Θ|`` replaces ``|Θ̄|`` and ``|Θ*|``. ``|Θ| = 3``, ``|Θ*| = 1``, ``α = 1−β = 0.05``,
+    ``π = 0.5``: ``(7.37776, 5.99146)``.
     """
     n_states, n_mle = _check_states(n_states, n_mle)
     alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
@@ -121,9 +122,9 @@ def win_probabilities(
 
     ``p₂`` is the proof's lower bound on the per-round win probability of an MLE state and ``p₁`` its
     upper bound for a non-MLE state; the thresholds are ``τ¹ = (1+π₁)p₁`` and ``τ² = (1−π₂)p₂``.
-    Unknown ``|Θ*|``: ``1 − 1/|Θ|`` and ``1/|Θ|``. ``p₂ = 1/|Θ̄|`` has Thm 4.1's win-probability slip
-    (spec A15): when the noise swamps the gap the ``|Θ|`` states are exchangeable and an MLE state wins
-    with probability ``1/|Θ|``. ``corrected=True`` returns ``p₂ = 1/|Θ|``. ``|Θ| = 3``, ``|Θ*| = 1``:
+    Unknown ``|Θ*|``: ``1 − 1/|Θ|`` and ``1/|Θ|``. ``p₂ = 1/|Θ̄|`` has Thm 4.1's win-probability slip:
+    when the noise swamps the gap the ``|Θ|`` states are exchangeable and an MLE state wins with
+    probability ``1/|Θ|``. ``corrected=True`` returns ``p₂ = 1/|Θ|``. ``|Θ| = 3``, ``|Θ*| = 1``:
     ``(0, 1/2)``, corrected ``(0, 1/3)``.
     """
     n_states, n_mle = _check_states(n_states, n_mle)

@@ -155,8 +155,8 @@ def schedule_thm41(
     The thresholds are ``τ_AM = τ_GM = min(1/K, 1/2)`` with ``ϱ = log((1 − τ)/τ)``: in the ``T → ∞``
     limit every ``τ ∈ (0, 1/K]`` selects the same sets as ``τ → 0`` (a state is kept once it wins a
     round), and ``ϱ ≥ 0`` needs ``τ ≤ 1/2``, which only ``K = 1`` reaches (``τ = 1/2``, ``ϱ = 0``).
-    ``mle_count_known=False`` uses ``|Θ| log(|Θ|/min{α, 1−β})`` rounds; ``corrected`` applies spec A15
-    (:func:`rounds_am`, :func:`rounds_gm`).
+    ``mle_count_known=False`` uses ``|Θ| log(|Θ|/min{α, 1−β})`` rounds; ``corrected`` uses the win
+    probabilities ``1/|Θ|`` and ``1/(|Θ*| + 1)`` (:func:`rounds_am`, :func:`rounds_gm`).
     """
     k_am, k_gm = _amgm_rounds(problem, alpha, beta, mle_count_known, corrected)
     K = to_int_ceil(max(k_am, k_gm), minimum=1)
@@ -302,7 +302,7 @@ def schedule_authors_code(
     beta: float,
     rho: float,
 ) -> AMGMSchedule:
-    """The authors' notebook (spec D2, D4): code ``K`` and ``T``, noise ``2KΔ|Θ|/ε``, one ϱ for AM and GM.
+    """The authors' notebook: code ``K`` and ``T``, noise ``2KΔ|Θ|/ε``, one ϱ for AM and GM.
 
     ``η = max{α, 1−β}``. ACTG legacy (``n = 5``, ``ε = 1``, ``α = 1−β = 0.05``, ``ϱ = 1.5``): ``K = 8``,
     ``T = 21``. The same ``K``, ``T`` serve the notebook's two-threshold runs.
@@ -343,7 +343,7 @@ def schedule_thm43(
     r"""Thm 4.3 (asymptotic two-threshold): ``τ¹ = (1+π₁)p₁``, ``τ² = (1−π₂)p₂``, ``K = ⌈max(K¹, K²)⌉``.
 
     ``p₁ = 1 − 1/|Θ*|``, ``p₂ = 1/|Θ̄|`` (unknown ``|Θ*|``: ``1 − 1/|Θ|`` and ``1/|Θ|``);
-    ``corrected=True`` uses ``p₂ = 1/|Θ|`` (spec A15, :func:`win_probabilities`). ``K`` does not depend
+    ``corrected=True`` uses ``p₂ = 1/|Θ|`` (:func:`win_probabilities`). ``K`` does not depend
     on ``p₂``. The counts use ``τ̂ = 0`` ("won the round"), the ``T → ∞``, ``ϱ → ∞`` limit.
     """
     k1, k2 = rounds_thres(
@@ -411,13 +411,13 @@ def schedule_thm45(
     rho_1: float | None = None,
     rho_2: float | None = None,
 ) -> ThresholdSchedule:
-    r"""Thm 4.5 (finite-T two-threshold), theorem statement (spec A5, A13).
+    r"""Thm 4.5 (finite-T two-threshold), as the theorem states it (its proof drops a factor 2).
 
     ``τ¹ = (1+π₁)q₁``, ``K¹ = log(|Θ̄|/α)/(2π₁²)``,
     ``T¹ = max{log(2ϱ₁n/l)/log 2, log(|Θ|²(n−1)(nΓ+V)/(2q₁ϱ₁))/log(1/a*)}``;
     ``τ² = (1−π₂)q₂``, ``K² = log(|Θ*|/(1−β))/(2π₂²)``, ``T²`` with ``2(1−q₂)ϱ₂``; ``K = ⌈max⌉``,
     ``T = ⌈max⌉``, ``b = ΔK|Θ|/ε``. Default ϱ's are the paper's ``ϱ*_thres`` (with the ``√K`` of the
-    remark, spec 000 A6). ``τ̂_j = 1/(1+e^{ϱ_j})``.
+    remark after the theorem). ``τ̂_j = 1/(1+e^{ϱ_j})``.
     """
     q1, q2 = _check_prob("q1", q1), _check_prob("q2", q2)
     k1, k2 = rounds_thres(problem.n_states, problem.n_mle, alpha, beta, pi1, pi2)

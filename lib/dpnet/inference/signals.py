@@ -6,7 +6,8 @@ At every period ``t`` agent ``i`` receives a signal with probability ``ξ_i`` (i
 per-agent, per-state signal law, Bernoulli (success probabilities ``p_i(θ)``) or Gaussian (means
 ``μ_i(θ)``, common standard deviation ``σ``), and the closed forms the theory needs:
 
-- :meth:`SignalModel.kl` — ``D_KL(ℓ_i(·|θ°) ‖ ℓ_i(·|θ))``, the direction of the learning rate (spec A9);
+- :meth:`SignalModel.kl` — ``D_KL(ℓ_i(·|θ°) ‖ ℓ_i(·|θ))``, the direction of the learning rate (the paper
+  writes it the other way round);
 - :meth:`SignalModel.llr_spread` — ``Q = max_{i,θ} sd[log ℓ_i(s|θ)/ℓ_i(s|θ°)]`` under ``θ°``;
 - :meth:`SignalModel.sensitivity` — ``Δ = max_{i,θ} |log ℓ_i(1|θ) − log ℓ_i(0|θ)| = max |logit p_i(θ)|``
   for one Bernoulli signal. A Gaussian signal's log-likelihood is unbounded in the signal, so no finite

@@ -81,6 +81,16 @@ class Setting:
         """A copy with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
+    def predicted_u90(self) -> float:
+        """MaxSense's Gaussian prediction of this setting's ``U_90``.
+
+        :func:`~dpnet.recommender.model.predicted_u` at the setting's ``theta`` and ``n_bits``;
+        Pairwise-Preference has none.
+        """
+        if self.algorithm == "pairwise":
+            raise ParameterError("the Gaussian prediction of U_90 is MaxSense's, not Pairwise-Preference's")
+        return predicted_u(self.model, self.eps, theta=self.theta, n_bits=self.n_bits)
+
 
 def recover(setting: Setting, n_users: int, rng: np.random.Generator) -> int:
     """One run: draw the item clusters and the users' releases, cluster, count misclassified items."""
@@ -167,14 +177,13 @@ def success_curves(
     })  # fmt: skip
 
 
-def predicted_grid(setting: Setting, lo: float = 0.1, hi: float = 4.0, num: int = 15) -> NDArray[np.float64]:
-    """Users from ``lo`` to ``hi`` times MaxSense's Gaussian prediction of ``U_90``, geometrically spaced.
+def predicted_grid(setting: Setting, lo: float, hi: float, num: int) -> NDArray[np.float64]:
+    """``num`` users from ``lo`` to ``hi`` times :meth:`Setting.predicted_u90`, geometrically spaced.
 
     The grid of a measurement, placed where the transition is expected; the measurement itself does
     not use the prediction.
     """
-    u = predicted_u(setting.model, setting.eps, theta=setting.theta, n_bits=setting.n_bits)
-    return u * np.geomspace(lo, hi, num)
+    return setting.predicted_u90() * np.geomspace(lo, hi, num)
 
 
 def crossing(users: ArrayLike, rate: ArrayLike, level: float = 0.9) -> float:

@@ -207,7 +207,7 @@ def maxsense_scores_per_user(
     """MaxSense scores following each user; ``ratings="subset"`` is the exact ``w``-subset model of §2.1.
 
     With ``"subset"`` only the rated items' sensing bits matter for ``S₀``; the others are independent
-    of ``S`` and are added as ``Binomial(#{S = 1, i ∉ W_u}, p)`` which is exact.
+    of ``S`` and are added as ``Binomial(#{S = 1, i ∉ W_u}, p)``, which is exact.
     """
     n_users, labels = _check_users(n_users), _check_labels(model, labels)
     theta = _check_theta(model, theta)
@@ -247,7 +247,7 @@ def multi_maxsense_scores(
     """Multi-MaxSense scores as the paper's analysis treats them: ``Q U`` independent users at ``ε/Q``.
 
     Exact only for one user type under the Bernoulli-rating model (note ``note-rec-multi-q``); see
-    :func:`multi_maxsense_scores_per_user` for the scheme as specified.
+    :func:`multi_maxsense_scores_per_user` for the scheme as Fig. 3 describes it.
     """
     n_bits = _check_bits(model, _check_theta(model, theta), n_bits)
     return maxsense_scores(model, labels, _check_users(n_users) * n_bits, eps / n_bits, rng, theta=theta)

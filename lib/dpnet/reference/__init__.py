@@ -9,7 +9,7 @@ One module per chapter: :mod:`~dpnet.reference.dilemma` (Figures 1–2),
 the §5 tests), :mod:`~dpnet.reference.identification` (Figures 5, 6, 14.2),
 :mod:`~dpnet.reference.online` (Figures 14.1c, 14.6),
 :mod:`~dpnet.reference.estimation` (paper 001), :mod:`~dpnet.reference.recommender` (paper 002),
-:mod:`~dpnet.reference.funcpert` (seed 004).
+:mod:`~dpnet.reference.funcpert` (paper 004).
 Every public name is re-exported here.
 """
 
@@ -48,7 +48,6 @@ from dpnet.reference.clinical import (
     TMB_LAMBDA_GAP,
     TMB_TIES,
     actg_data_checks,
-    code_schedule_check,
     figure3_checks,
     figure4_checks,
     lambda_gap_checks,
@@ -461,7 +460,6 @@ __all__ = [
     "bound_checks",
     "calibration_checks",
     "case_study_checks",
-    "code_schedule_check",
     "collapse_checks",
     "crossover_checks",
     "delta_checks",

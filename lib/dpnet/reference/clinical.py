@@ -1,11 +1,12 @@
-"""Paper 003 §2.1, §5, §14.1, §14.5: the clinical data (chapter ``hypothesis-testing``; spec 003 §5, §6,
-§9 items 8–15).
+"""Paper 003 §2.1, §5, §14.1, §14.5: the clinical data (chapter ``hypothesis-testing``).
 
 The published numbers and settings of Figures 3, 4, 14.1a–b, 14.3–14.5 and the §5 tests, and the
 checks that compare the chapter's results with them. Every check is a :class:`~dpnet.reference.Check`
 with a name, unique within its item, that the chapter's badges and the report's anchors use. A check
 that compares with a published *value* is made only on the published run's setting (``published=``); a
-check of a published *claim* is made for any parameters.
+check of a published *claim* is made for any parameters. Where the paper prints no number, the reference
+is a fact of the data set or an independent computation (a Cox fit of the whole data set, a run of the
+authors' notebook), and the check says so (``against="reference"``).
 """
 
 from __future__ import annotations
@@ -17,28 +18,30 @@ import numpy as np
 
 from dpnet.reference._check import Check
 
-#: ACTG 175 patients and events per arm (spec §9 item 8), arms in the CSV's ``trt`` order.
+#: ACTG 175 patients and events per arm (facts of the data set), arms in the CSV's ``trt`` order.
 ACTG_ARM_SIZES: Final = {"ZDV": 532, "ZDV+ddI": 522, "ZDV+Zal": 524, "ddI": 561}
 ACTG_ARM_EVENTS: Final = {"ZDV": 181, "ZDV+ddI": 103, "ZDV+Zal": 109, "ddI": 128}
 #: The setting of the published ACTG runs (Fig 14.1a–b and the §5 tests): n = 5 centres on a complete
 #: graph, split by the authors' round robin on the CSV row, ε = 1, α = 1 − β = 0.05, ϱ_AM = ϱ_GM = 1.5.
 ACTG_RUN: Final = {"n_centers": 5, "split": "round_robin", "eps": 1.0, "alpha": 0.05, "rho": 1.5}
 #: Fig 3(b)/4(b): the published "one hospital" is centre 1 of a 10-way split (the notebook's plotting
-#: default), not of the 5 hospitals of the text (spec §5.1, D7).
+#: default), not of the 5 hospitals of the text (note ``note-ht-one-hospital``).
 FIG3_ONE_HOSPITAL_SPLIT: Final = 10
 #: Fig 3(c), pooled ddI vs ZDV (unpenalised lifelines fit): log HR and Wald p; the paper's claims
-#: "pooled p < 0.001" and, for one hospital, "p = 0.9" (spec §9 items 10–11).
+#: "pooled p < 0.001" and, for one hospital, "p = 0.9" (4.9e−6 is the authors' fit's p).
 FIG3_POOLED: Final = {"coef": -0.528, "p": 4.9e-6}
 FIG3_ONE_HOSPITAL_P: Final = 0.90
-#: Fig 4(c), pairwise log HRs vs ZDV (spec §9 item 12); the best arm is ZDV+ddI.
+#: Fig 4(c), pairwise log HRs vs ZDV from an independent Cox fit of the whole data set (the paper prints
+#: none; note ``note-ht-arm-vs-all``); the best arm is ZDV+ddI.
 FIG4_PAIRWISE: Final = {"ZDV+ddI": -0.704, "ZDV+Zal": -0.640, "ddI": -0.528}
 FIG4_BEST_ARM: Final = "ZDV+ddI"
-#: Coefficient tolerance and relative p-value tolerance of spec §9's survival fits.
+#: Coefficient tolerance and relative p-value tolerance of the survival-fit checks.
 COEF_TOLERANCE: Final = 0.005
 P_RELATIVE_TOLERANCE: Final = 0.10
-#: Λ(−log 2) − Λ(0) on ACTG ddI vs ZDV (spec §9 item 13): paper's likelihood pooled and summed over
-#: the 5-way round-robin split; the notebook's likelihood likewise. The legacy values depend on the order
-#: of tied times, which the notebook left to an unstable, CPU-dependent sort: they are one machine's.
+#: Λ(−log 2) − Λ(0) on ACTG ddI vs ZDV (reference values, which the paper does not print): paper's
+#: likelihood pooled and summed over the 5-way round-robin split; the notebook's likelihood likewise.
+#: The legacy values depend on the order of tied times, which the notebook left to an unstable,
+#: CPU-dependent sort: they are one machine's.
 LAMBDA_GAP: Final = {"paper": 9.631, "paper_5": 9.538, "as_published": 273.17, "as_published_5": 276.2}
 LAMBDA_GAP_TOLERANCE: Final = {"paper": 1e-3, "as_published": 0.05}
 #: §5: the ridge penalty λ_reg of the paper's composite-test fits (the authors' code uses 0.1).
@@ -46,16 +49,16 @@ PAPER_PENALIZER: Final = 0.05
 #: §5: centralised composite test P < 1e−4; distributed test P < 1e−5.
 CLAIM_CENTRAL_P: Final = 1e-4
 CLAIM_DISTRIBUTED_P: Final = 1e-5
-#: Spec §9 item 15: T → ∞ oracle on ACTG (n = 5, K = 8, ε = 1): P(GM selects −log 2) and the mean AM
-#: belief on it, with the paper's likelihood and noise, and with the notebook's (±0.05).
+#: The T → ∞ oracle on ACTG (n = 5, K = 8, ε = 1; note ``note-ht-oracle``): P(GM selects −log 2) and the
+#: mean AM belief on it, with the paper's likelihood and noise, and with the notebook's (±0.05).
 ORACLE_SUCCESS: Final = {
     "paper": {"GM": 0.61, "AM belief": 0.54},
     "as_published": {"GM": 1.00, "AM belief": 0.92},
 }
 ORACLE_TOLERANCE: Final = 0.05
-#: Fig 14.3(c) raw-TMB Cox log HR (pooled) and the TMB groups' sizes (spec §9 items 9, 14).
+#: Fig 14.3(c) raw-TMB Cox log HR (pooled) and the TMB groups' sizes (⌊N/10⌋, ⌊N/5⌋ − ⌊N/10⌋ and the rest).
 FIG143_RAW_COEF: Final = -0.01776
-#: The spec gives this coefficient to four significant digits; its general ±0.005 on coefficients would
+#: The coefficient is given to four significant digits; the general ±0.005 on coefficients would
 #: be a 28 % window on a value this small.
 FIG143_RAW_COEF_TOLERANCE: Final = 5e-5
 TMB_GROUP_SIZES: Final = (166, 166, 1330)
@@ -63,7 +66,8 @@ TMB_GROUP_SIZES: Final = (166, 166, 1330)
 FIG144_RHO: Final = 0.1
 #: Fig 14.5 (and the notebook): the two-threshold rule's frequency threshold on the cancer cohort.
 FIG145_FREQ: Final = 0.5
-#: Spec §9 item 14: Λ(log 0.15) − Λ(0) with raw TMB and with the top-10 % indicator.
+#: Λ(log 0.15) − Λ(0) with raw TMB and with the top-10 % indicator (reference values, which the paper
+#: does not print; note ``note-ht-tmb-covariate``).
 TMB_LAMBDA_GAP: Final = {"raw": -11640.5, "top10": 8.27}
 TMB_GAP_TOLERANCE: Final = {"raw": 0.1, "top10": 0.01}
 #: The rule for the two patients tied at the top-10 % TMB cut-off
@@ -95,8 +99,7 @@ def _rel(value: float, want: float, tol: float = P_RELATIVE_TOLERANCE) -> bool:
 
 
 def actg_data_checks(sizes: Mapping[str, int], events: Mapping[str, int]) -> list[Check]:
-    """Spec §9 item 8: ACTG arm sizes and events (exact; facts of the data set, which the paper does not
-    print)."""
+    """ACTG arm sizes and events (exact; facts of the data set, which the paper does not print)."""
     return [
         Check("ACTG 175: arm sizes 532/522/524/561", dict(sizes) == ACTG_ARM_SIZES, f"computed {dict(sizes)}",
               "arm-sizes", against="reference"),
@@ -108,7 +111,7 @@ def actg_data_checks(sizes: Mapping[str, int], events: Mapping[str, int]) -> lis
 def figure3_checks(
     pooled: Mapping[str, float], one_hospital_p: float, *, alpha: float, published: bool
 ) -> list[Check]:
-    """Fig 3(c): pooled log HR and p (spec §9 item 10), and one hospital (item 11).
+    """Fig 3(c): pooled log HR and p, and one hospital.
 
     ``one_hospital_p`` is the Wald p of centre 1 of the run's "one hospital" split; ``published``: that
     split is the published panel's (10-way), so its p is compared with the published 0.90. The claim
@@ -140,7 +143,7 @@ _ARM_NAMES: Final = {"ZDV+ddI": "loghr-zdv-ddi", "ZDV+Zal": "loghr-zdv-zal", "dd
 
 
 def figure4_checks(pairwise: Mapping[str, float]) -> list[Check]:
-    """Fig 4(c): pairwise log HRs vs ZDV (spec §9 item 12) and the best arm.
+    """Fig 4(c): pairwise log HRs vs ZDV and the best arm.
 
     The published pooled panel shows each arm against all the others (:data:`FIG4_DEVIATION`): the
     pairwise values are an independent fit of the data set, not the paper's."""
@@ -156,7 +159,7 @@ def figure4_checks(pairwise: Mapping[str, float]) -> list[Check]:
 def lambda_gap_checks(
     gaps: Mapping[str, float], tie_ranges: Mapping[str, tuple[float, float]]
 ) -> list[Check]:
-    """Spec §9 item 13: Λ(−log 2) − Λ(0) under both likelihoods, pooled and over the 5-way split.
+    """Λ(−log 2) − Λ(0) under both likelihoods, pooled and over the 5-way split (:data:`LAMBDA_GAP`).
 
     The paper's values are compared with ``gaps`` (±0.001). An as-published value depends on the order of
     tied times (:func:`~dpnet.survival.cox_partial_loglik`), which the notebook left to its machine's
@@ -183,8 +186,8 @@ def lambda_gap_checks(
 def success_checks(
     measured: Mapping[str, Mapping[str, float]], oracle: Mapping[str, Mapping[str, float]], n_reps: int
 ) -> list[Check]:
-    """Spec §9 item 15: the reference oracle success rates against a precise recomputation (``oracle``),
-    and the finite-T Monte Carlo over ``n_reps`` runs (``measured``) against that recomputation.
+    """The reference oracle success rates (:data:`ORACLE_SUCCESS`) against a precise recomputation
+    (``oracle``), and the finite-T Monte Carlo over ``n_reps`` runs (``measured``) against that recomputation.
 
     The first comparison uses the reference's ±0.05. The second is a statistical test of "finite T
     behaves like T → ∞": a rate within 4 binomial standard errors of the oracle's (plus ½/n_reps for the
@@ -213,18 +216,6 @@ def success_checks(
     return out
 
 
-def code_schedule_check(computed: tuple[int, int], published: tuple[int, int]) -> Check:
-    """Fig 14.1a: the authors' code formulas give the published runs' rounds K and iterations T (the
-    notebook's run: the paper does not print K and T)."""
-    return Check(
-        f"authors' code K = {published[0]}, T = {published[1]} for the published runs",
-        tuple(computed) == tuple(published),
-        "computed K = {}, T = {}".format(*computed),
-        "code-k-t",
-        against="reference",
-    )
-
-
 def section5_checks(
     central_p: float, median_p: float, claim_rate: float, size: Mapping[str, float], alpha: float
 ) -> list[Check]:
@@ -243,7 +234,7 @@ def section5_checks(
 
 
 def tmb_checks(gaps: Mapping[str, float], raw_coef: float, *, published: bool) -> list[Check]:
-    """Spec §9 item 14: raw-TMB log HR and Λ(log 0.15) − Λ(0) with raw TMB and, when the tie rule is the
+    """Raw-TMB log HR and Λ(log 0.15) − Λ(0) with raw TMB and, when the tie rule is the
     reference group's (``published``), with the top-10 % indicator."""
     keys = ("raw", "top10") if published else ("raw",)
     return [

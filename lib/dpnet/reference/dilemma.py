@@ -33,8 +33,8 @@ FIG2_LAPLACE_CRITICAL_BUDGET: Final = (
     (0.20, 0.20, 0.25, 0.40),
 )
 #: Half-width within which an independent Monte Carlo run should land on the published Figure 2
-#: cells: the spec's three seeds of the notebook's procedure landed within it, except the flat-curve
-#: cell n = 25, p = 0.6, whose argmin ranged over 0.25–0.51 (spec 003 §6, Fig 2; §9 item 19).
+#: cells: three seeded runs of an independent implementation of the notebook's procedure landed
+#: within it, except the flat-curve cell n = 25, p = 0.6, whose argmin ranged over 0.25–0.51.
 FIG2_TOLERANCE: Final = 0.15
 FIG2_SAMPLES: Final = 5000
 FIG2_FLAT_CELL: Final = (25, 0.6)

@@ -3,8 +3,9 @@
 
 The paper prints the networks' sizes, the German signals' law and its figures' settings (§5); its
 figures carry no numbers. The other constants are independent references: exact computations or
-simulations made with a second implementation of the paper's algorithms (reproduction spec 001 §7),
-labelled "exact" or "simulation" in every check that uses them. A check of a published *value* is
+simulations made with a second implementation of the paper's algorithms, separate from this library
+(the reproduction note ``note-est-independent`` lists them), labelled "exact" or "simulation" in every
+check that uses them. A check of a published *value* is
 made only on the paper's setting (otherwise it is undefined); a check of a *claim* is made in every
 run, so that its badge can flip.
 """
@@ -39,15 +40,15 @@ GRID_SIZE: Final = (4941, 6594)
 GERMAN_SIZE: Final = (969, 13236)
 #: §5.1: the German consumption is log-normal with μ = 1.67, σ = 1.04 (the law of log s).
 GERMAN_LAW: Final = (1.67, 1.04)
-#: Exact, independent (spec 001 §7 A1–A2): SLEM β*, smallest eigenvalue and largest MH weight a, with
+#: Exact, from the independent implementation: SLEM β*, smallest eigenvalue and largest MH weight a, with
 #: tolerances.
 SPECTRA: Final = {
     "us_power_grid": {"beta_star": (0.999857, 2e-6), "lambda_n": (-0.9573, 1e-3), "a_max": (0.5, 1e-12)},
     "german_households": {"beta_star": (0.99018, 1e-4), "a_max": (1 / 9, 1e-12)},
 }
 _SYMBOL: Final = {"beta_star": "β*", "lambda_n": "λ_n", "a_max": "a = max a_ij"}
-#: The reference case of the exact-moment check (spec 001 §7 B): RGG(200, 0.15, seed 3), T = 60, Var ξ = σ²
-#: with σ = 1, Laplace noise of scale 0.5.
+#: The reference case of the exact-moment check (a choice of this book, not the paper's):
+#: RGG(200, 0.15, seed 3), T = 60, Var ξ = σ² with σ = 1, Laplace noise of scale 0.5.
 MOMENT_CASE: Final = {"n": 200, "radius": 0.15, "graph_seed": 3, "horizon": 60, "sigma": 1.0, "scale": 0.5}
 #: Monte Carlo second moments within 5 % of the exact formulas.
 MOMENT_TOLERANCE: Final = 0.05
@@ -68,21 +69,21 @@ EPS_SLOPES: Final = {
     "paper": {"MVUE-S": -2.0, "OL-S": -2.0, "MVUE-N": -2.0, "OL-N": -2.0},
     "paper/us_power_grid": {"MVUE-S": -2.0, "OL-S": -2.0, "MVUE-N": -1.0, "OL-N": -1.0},
 }
-#: Exact RMS, independent (spec 001 §7 D): US non-private errors at T = 100 (OL against m_θ, MVUE
-#: against m̂), ±15 %.
+#: Exact RMS, from the independent implementation: US non-private errors at T = 100 (OL against m_θ,
+#: MVUE against m̂), ±15 %.
 US_NONPRIVATE: Final = {"OL-S": 1.48, "OL-N": 5.15, "MVUE": 6.09}
 US_TOLERANCE: Final = 0.15
-#: Figure 4 on the US grid at ε = 0.5 (spec 001 §7 D): the cost of privacy of Algorithm 3 under Network DP
-#: at T = 100 (exact RMS 12.18) and its total error (simulation, ≈ 13.5), ±15 %. The neighbour weights set
-#: every agent's noise there, so the two calibrations give the same noise.
+#: Figure 4 on the US grid at ε = 0.5, from the independent implementation: the cost of privacy of
+#: Algorithm 3 under Network DP at T = 100 (exact RMS 12.18) and its total error (simulation, ≈ 13.5),
+#: ±15 %. The neighbour weights set every agent's noise there, so the two calibrations give the same noise.
 US_FIG4: Final = {"cop": 12.18, "te": 13.5}
 #: Figure 4's caption: on the German households the noise comes from "sensitivities [that] cannot be
 #: locally bounded" (near-zero consumption), not from the network: the smooth-sensitivity term sets the
-#: Network-DP scale of at least this share of the households (spec 001 §7 D: "2S* ≫ 2a_i/ε for almost all
-#: households").
+#: Network-DP scale of at least this share of the households (the independent implementation finds
+#: 2S* ≫ 2a_i/ε for almost all of them; the 90 % is this book's threshold).
 GERMAN_SENSITIVITY_SHARE: Final = 0.9
-#: Simulation, independent (spec 001 §7 D): US Figure 7, 10-draw mean CoP over ε = 1/16 … 8 (authors'
-#: calibration), ±15 %.
+#: Simulation with the independent implementation: US Figure 7, 10-draw mean CoP over ε = 1/16 … 8
+#: (authors' calibration), ±15 %.
 US_FIG7_COP: Final = {
     "OL-N": (77.5, 39.2, 19.6, 9.77, 4.86, 2.44, 1.24, 0.61),
     "MVUE-N": (98.6, 47.5, 24.5, 12.3, 6.16, 2.94, 1.58, 0.76),
@@ -90,7 +91,7 @@ US_FIG7_COP: Final = {
 #: Figure 7's ε grid and noise draws per point, from the authors' code (the paper states neither).
 FIG7_EPS: Final = (0.0625, 0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 FIG7_DRAWS: Final = 10
-#: Simulation, independent (spec 001 §7 D): US Signal-DP 10-draw mean CoP at ε = 1/16 (authors'
+#: Simulation with the independent implementation: US Signal-DP 10-draw mean CoP at ε = 1/16 (authors'
 #: calibration), ±15 %.
 US_FIG7_SIGNAL_FIRST: Final = {"MVUE-S": 0.124, "OL-S": 0.033}
 #: §5.3 says that "almost perfect signal DP can be achieved with reasonable accuracy" on the US grid and that
@@ -100,8 +101,8 @@ US_FIG7_SIGNAL_FIRST: Final = {"MVUE-S": 0.124, "OL-S": 0.033}
 #: through the MVUE-N curve and the MVUE-S value instead of a factor.
 US_SIGNAL_SHARE: Final = 0.03
 US_NETWORK_FACTOR: Final = 1e3
-#: Exact, independent (spec 001 §7 D; heavy-tailed): German CoP ≈ 0.27/ε (OL-S) and ≈ 3.5/ε (OL-N) under
-#: the authors' calibration, within a factor of 2.
+#: Exact, from the independent implementation (the noise is heavy-tailed): German CoP ≈ 0.27/ε (OL-S)
+#: and ≈ 3.5/ε (OL-N) under the authors' calibration, within a factor of 2.
 GERMAN_OL_COP: Final = {"OL-S": 0.27, "OL-N": 3.5}
 GERMAN_FACTOR: Final = 2.0
 
@@ -120,7 +121,7 @@ ESTIMATION_DEVIATIONS: Final = {
 }
 
 #: Why a check of a published value is undefined off the paper's setting.
-_NOT_PAPER: Final = "undefined: this run does not use the paper's setting"
+_NOT_PAPER: Final = "this run does not use the paper's setting"
 
 
 def _within(value: float, target: float, tol: float) -> bool:
@@ -248,10 +249,8 @@ def mvue_network_checks(
     ):
         claim = f"US power grid, ε = 0.5: {what} at T within ±{US_TOLERANCE:.0%} of {US_FIG4[key]} "
         claim += f"({source}, independent implementation)"
-        if us is None:
-            out.append(_undefined(claim, name, absent, "reference"))
-        elif not published:
-            out.append(Check(claim, None, _NOT_PAPER, name, "reference"))
+        if us is None or not published:
+            out.append(_undefined(claim, name, absent if us is None else _NOT_PAPER, "reference"))
         else:
             ratio = us[key] / US_FIG4[key]
             detail = f"{us[key]:.3f} (ratio {ratio:.2f})"
@@ -330,10 +329,9 @@ def us_nonprivate_checks(errors: Mapping[str, float] | None, *, published: bool)
     for k, v in US_NONPRIVATE.items():
         claim = f"US {k} without DP: error at T = 100 ≈ {v} (±15 %, exact RMS, independent implementation)"
         name = f"us-{k.lower()}-without-dp"
-        if errors is None:
-            out.append(_undefined(claim, name, "the US grid is not in this run", "reference"))
-        elif not published:
-            out.append(Check(claim, None, _NOT_PAPER, name, "reference"))
+        if errors is None or not published:
+            why = "the US grid is not in this run" if errors is None else _NOT_PAPER
+            out.append(_undefined(claim, name, why, "reference"))
         else:
             out.append(Check(claim, abs(errors[k] / v - 1) <= US_TOLERANCE, f"{errors[k]:.3f}", name,
                              "reference"))  # fmt: skip
@@ -360,10 +358,8 @@ def us_figure7_checks(
     for k, published_cop in US_FIG7_COP.items():
         claim = f"US {k}: 10-draw mean CoP over ε = 1/16 … 8 within 15 % of the independent simulation"
         name = f"us-{k.lower()}-values"
-        if mean_cop is None:
-            out.append(_undefined(claim, name, absent, "reference"))
-        elif not published:
-            out.append(Check(claim, None, _NOT_PAPER, name, "reference"))
+        if mean_cop is None or not published:
+            out.append(_undefined(claim, name, absent if mean_cop is None else _NOT_PAPER, "reference"))
         else:
             ratios = np.asarray(mean_cop[k]) / np.asarray(published_cop)
             out.append(Check(claim, bool(np.all(np.abs(ratios - 1) <= US_TOLERANCE)),
@@ -382,10 +378,8 @@ def us_figure7_checks(
     for k, published_cop in US_FIG7_SIGNAL_FIRST.items():
         claim = f"US {k}: 10-draw mean CoP at ε = 1/16 ≈ {published_cop} (±15 %, independent simulation)"
         name = f"us-{k.lower()}-first"
-        if mean_cop is None:
-            out.append(_undefined(claim, name, absent, "reference"))
-        elif not published:
-            out.append(Check(claim, None, _NOT_PAPER, name, "reference"))
+        if mean_cop is None or not published:
+            out.append(_undefined(claim, name, absent if mean_cop is None else _NOT_PAPER, "reference"))
         else:
             ratio = float(mean_cop[k][0]) / published_cop
             out.append(Check(claim, abs(ratio - 1) <= US_TOLERANCE,
@@ -416,8 +410,8 @@ def german_ol_checks(cop_at_one: Mapping[str, float] | None) -> list[Check]:
         claim = f"German {k}: CoP at ε = 1 ≈ {v} (within a factor {GERMAN_FACTOR:g}; exact, independent)"
         name = f"german-{k.lower()}-value"
         if cop_at_one is None:
-            why = "undefined: needs the paper's setting and the German households"
-            out.append(Check(claim, None, why, name, "reference"))
+            why = "needs the paper's setting and the German households"
+            out.append(_undefined(claim, name, why, "reference"))
         else:
             out.append(Check(claim, 1 / GERMAN_FACTOR <= cop_at_one[k] / v <= GERMAN_FACTOR,
                              f"{cop_at_one[k]:.3f}", name, "reference"))  # fmt: skip

@@ -99,6 +99,15 @@ def _at_least(value: float, bound: float) -> bool:
     return _finite(value) and float(value) >= bound
 
 
+def _at_most(value: float, bound: float) -> bool:
+    return _finite(value) and float(value) <= bound
+
+
+def _within(value: float, bounds: tuple[float, float]) -> bool:
+    """``bounds[0] ≤ value ≤ bounds[1]``, for a finite value."""
+    return _finite(value) and bounds[0] <= float(value) <= bounds[1]
+
+
 def _per_q(values: Mapping[float, float], fmt: str) -> str:
     return ", ".join(f"{v:{fmt}} (q = {q:g})" for q, v in values.items())
 
@@ -130,7 +139,7 @@ def projection_checks(expansion: float, variational: float) -> list[Check]:
         Check(
             f"the projection onto S is non-expansive: largest ‖P(a) − P(b)‖/‖a − b‖ − 1 over 50 pairs ≤ "
             f"{t['expansion']:g} (property of a projection onto a convex set)",
-            _finite(expansion) and expansion <= t["expansion"],
+            _at_most(expansion, t["expansion"]),
             f"measured {expansion:.3g}",
             "non-expansive",
             against="reference",
@@ -138,7 +147,7 @@ def projection_checks(expansion: float, variational: float) -> list[Check]:
         Check(
             f"the projection satisfies the variational inequality (ĉ − Pĉ)ᵀ(y − Pĉ) ≤ {t['variational']:g} "
             "for the feasible truth y (characterisation of a projection)",
-            _finite(variational) and variational <= t["variational"],
+            _at_most(variational, t["variational"]),
             f"largest over 100 draws {variational:.3g}",
             "variational",
             against="reference",
@@ -157,7 +166,7 @@ def feasibility_checks(violations: Mapping[str, float]) -> list[Check]:
         Check(
             f"every agent's truncated true function of the {problem} problem lies in S, as the accuracy "
             "theorem assumes: largest constraint violation ≤ 0",
-            _finite(v) and v <= 0.0,
+            _at_most(v, 0.0),
             f"largest violation {v:.3g}",
             names[problem],
             against="reference",  # a property of the book's problems and set S, not a claim of the slides
@@ -183,7 +192,7 @@ def calibration_checks(optimal_p: Mapping[float, float], energy_error: float) ->
         Check(
             f"Monte Carlo noise energy E‖Φ_K(η)‖² within {ENERGY_TOLERANCE:.0%} of its closed form "
             "2γ²Σ_{k≤K} k^(−2p) (K = 20, 2·10⁴ draws)",
-            _finite(energy_error) and energy_error <= ENERGY_TOLERANCE,
+            _at_most(energy_error, ENERGY_TOLERANCE),
             f"relative error {energy_error:.3g}",
             "noise-energy",
             against="reference",
@@ -208,18 +217,16 @@ def _linear_ratio_checks(linear_ratio: Mapping[tuple[float, float], float]) -> l
         f"linearised RMS < {LINEAR_RATIO_DENOISED:g} (derivation)"
     )
     if high:
-        linear = Check(linear_claim, all(_finite(r) and lo <= r <= hi for r in high.values()), shown(high))
+        linear = all(_within(r, LINEAR_RATIO_RANGE) for r in high.values()), shown(high)
     else:
-        linear = Check(linear_claim, None, "undefined: no (q, ε) compared with ≥ 100 draws in this run")
+        linear = None, "undefined: no (q, ε) compared with ≥ 100 draws in this run"
     if low:
-        denoise = Check(
-            denoise_claim, all(_finite(r) and r < LINEAR_RATIO_DENOISED for r in low.values()), shown(low)
-        )
+        denoise = all(_finite(r) and r < LINEAR_RATIO_DENOISED for r in low.values()), shown(low)
     else:
-        denoise = Check(denoise_claim, None, "undefined: no (q, ε) compared in this run")
+        denoise = None, "undefined: no (q, ε) compared in this run"
     return [
-        linear._replace(name="linear-regime", against="reference"),
-        denoise._replace(name="denoising", against="reference"),
+        Check(linear_claim, *linear, "linear-regime", "reference"),
+        Check(denoise_claim, *denoise, "denoising", "reference"),
     ]
 
 
@@ -254,7 +261,7 @@ def tradeoff_checks(
         f"ρ(ε, mean error) ≤ {SPEARMAN_MAX:g}"
     )
     if spearman:
-        falls_ok = all(_finite(r) and r <= SPEARMAN_MAX for r in spearman.values())
+        falls_ok = all(_at_most(r, SPEARMAN_MAX) for r in spearman.values())
         falls = Check(falls_claim, falls_ok, "ρ = " + _per_q(spearman, ".3f"), "falls-with-eps")
     else:
         falls = Check(falls_claim, None, "undefined: no q in this run", "falls-with-eps")
@@ -270,17 +277,15 @@ def tradeoff_checks(
     )
     if any(_finite(s) for s in slopes.values()):
         ranges = {q: SLOPE_RANGE_Q4 if q == 4 else SLOPE_RANGE for q in slopes}
-        in_range = all(_finite(s) and ranges[q][0] <= s <= ranges[q][1] for q, s in slopes.items())
-        steeper = all(_finite(s) and s <= bound_slope - SLOPE_STEEPER_BY for s in slopes.values())
+        in_range = all(_within(s, ranges[q]) for q, s in slopes.items())
+        steeper = all(_at_most(s, bound_slope - SLOPE_STEEPER_BY) for s in slopes.values())
         shown = "slope = " + _per_q(slopes, ".3f")
-        range_check = Check(range_claim, in_range, shown)
-        steeper_check = Check(steeper_claim, steeper, shown)
     else:
-        why = f"undefined: fewer than two ε in [{lo:g}, {hi:g}]"
-        range_check, steeper_check = Check(range_claim, None, why), Check(steeper_claim, None, why)
+        in_range = steeper = None
+        shown = f"undefined: fewer than two ε in [{lo:g}, {hi:g}]"
     slope_checks = [
-        range_check._replace(name="slope-range", against="reference"),
-        steeper_check._replace(name="steeper-than-bound", against="reference"),
+        Check(range_claim, in_range, shown, "slope-range", "reference"),
+        Check(steeper_claim, steeper, shown, "steeper-than-bound", "reference"),
     ]
     order_claim = (
         f"at ε = {ORDER_EPS:g} the mean error is smaller for larger q: smoother noise with a smaller ζ(q) "
@@ -302,7 +307,7 @@ def tradeoff_checks(
         f"at ε = {SATURATION_EPS:g} the error saturates: mean error ≥ {SATURATION_MIN:g} at every q "
         "(derivation)"
     )
-    if _finite(error_at_smallest) or math.isinf(float(error_at_smallest)):
+    if not math.isnan(error_at_smallest):
         saturated = _at_least(error_at_smallest, SATURATION_MIN)
         detail = f"smallest {error_at_smallest:.3g}"
         saturation = Check(saturation_claim, saturated, detail, "saturation", "reference")
@@ -334,7 +339,7 @@ def case_study_checks(error_1: float, error_10: float) -> list[Check]:
         Check(
             f"mean error at ε = 1 in [{CASE_ERROR_RANGE[0]:g}, {CASE_ERROR_RANGE[1]:g}] (the book's "
             "prediction for its case study)",
-            _finite(error_1) and CASE_ERROR_RANGE[0] <= error_1 <= CASE_ERROR_RANGE[1],
+            _within(error_1, CASE_ERROR_RANGE),
             f"measured {error_1:.4g}",
             "error-at-1",
             against="reference",
@@ -342,7 +347,7 @@ def case_study_checks(error_1: float, error_10: float) -> list[Check]:
         Check(
             f"ten times the budget divides the error by {CASE_RATIO_RANGE[0]:g} to {CASE_RATIO_RANGE[1]:g}, "
             "around the linearised law's 10 (derivation)",
-            _finite(ratio) and CASE_RATIO_RANGE[0] <= ratio <= CASE_RATIO_RANGE[1],
+            _within(ratio, CASE_RATIO_RANGE),
             f"error(1)/error(10) = {ratio:.4g}",
             "tenfold",
             against="reference",
@@ -357,7 +362,7 @@ def dgd_checks(consensus: float) -> list[Check]:
         Check(
             f"the distributed gradient method on the private functions converges to their optimum: "
             f"max_i |x_i − x̃*| ≤ {DGD_TOLERANCE:g} (x̃* computed centrally)",
-            _finite(consensus) and consensus <= DGD_TOLERANCE,
+            _at_most(consensus, DGD_TOLERANCE),
             f"measured {consensus:.3g}",
             "consensus",
         )

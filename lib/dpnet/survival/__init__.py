@@ -2,8 +2,8 @@
 
 - :mod:`~dpnet.survival.data` — the ACTG 175 and Samstein et al. (2019) cohorts through the registry,
   two-arm and TMB cohorts with a single covariate ``x``, Fig 14.3's TMB groups;
-- :mod:`~dpnet.survival.cox` — the partial log-likelihood (paper and as-published), score and
-  information, penalised fits, §12's sensitivity;
+- :mod:`~dpnet.survival.cox` — the partial log-likelihood (paper and as-published) and its gap between
+  two states, score and information, penalised fits, §12's sensitivity;
 - :mod:`~dpnet.survival.binary` — the likelihood of a binary covariate as risk-set counts (fast in θ,
   and what centres can pool);
 - :mod:`~dpnet.survival.centres` — splits across centres, per-centre likelihood tables and fits;
@@ -42,6 +42,7 @@ from dpnet.survival.cox import (
     cox_sensitivity,
     fit_cox,
     legacy_order,
+    loglik_gap,
 )
 from dpnet.survival.data import (
     ACTG175_ARMS,
@@ -110,6 +111,7 @@ __all__ = [
     "legacy_order",
     "load_actg175",
     "load_samstein2019",
+    "loglik_gap",
     "logrank_pvalue",
     "make_private_test",
     "mle_study",

@@ -9,10 +9,10 @@ integer counts and of ``θ`` alone,
 
 with one term ``m`` per distinct event time (``w_m`` events there, ``d₁`` the events among treated
 patients, ``c = 0``: eq. 3 with Breslow risk sets), or one term per patient in the authors' sorted order
-(``w_m = 1``, ``c = 10⁻¹⁰``: the as-published likelihood, spec D1). :class:`BinaryCox` holds these
-counts; its :meth:`~BinaryCox.loglik`, :meth:`~BinaryCox.score` and :meth:`~BinaryCox.information`
-evaluate any array of ``θ`` in ``O(terms)`` each, which is what a first-order method iterating over many
-replications needs (:mod:`dpnet.inference.first_order`).
+(``w_m = 1``, ``c = 10⁻¹⁰``: the as-published likelihood, note ``note-ht-cox-likelihood``).
+:class:`BinaryCox` holds these counts; its :meth:`~BinaryCox.loglik`, :meth:`~BinaryCox.score` and
+:meth:`~BinaryCox.information` evaluate any array of ``θ`` in ``O(terms)`` each, which is what a
+first-order method iterating over many replications needs (:mod:`dpnet.inference.first_order`).
 
 The counts are also what centres can pool without sharing patients: :func:`risk_set_counts` gives one
 centre's counts on a public grid of times, and their sum over centres determines the pooled likelihood
@@ -178,8 +178,8 @@ def binary_cox(
 
     ``variant="paper"``: eq. (3), one term per distinct event time with the Breslow risk set ``t ≥ t_m``
     (equals :func:`~dpnet.survival.cox_partial_loglik`); ``"as_published"``: the authors' notebook, one
-    term per patient in increasing time (tied times ordered by ``ties``, :func:`~dpnet.survival.legacy_order`;
-    spec D1), with the notebook's ``+10⁻¹⁰``. An empty cohort has ``Λ ≡ 0``.
+    term per patient in increasing time (tied times ordered by ``ties``,
+    :func:`~dpnet.survival.legacy_order`), with the notebook's ``+10⁻¹⁰``. An empty cohort has ``Λ ≡ 0``.
 
     Raises
     ------

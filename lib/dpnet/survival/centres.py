@@ -154,7 +154,7 @@ def centre_loglik(
     theta : array_like, shape (|Θ|,)
         The states: log hazard ratios.
     variant : {"paper", "as_published"}
-        The paper's likelihood or the authors' notebook's (spec D1).
+        The paper's likelihood or the authors' notebook's (:func:`~dpnet.survival.cox_partial_loglik`).
     ties : {"row", "x_desc", "x_asc"}
         Order of tied times in the as-published variant (:func:`~dpnet.survival.legacy_order`).
 

@@ -138,7 +138,7 @@ def tvd_comparison(task: ComparisonTask, rng: np.random.Generator) -> dict[str, 
     R = integer(ge=1)("n_reps", task.n_reps)
     published = variant == "as_published"
     likelihood = "as_published" if published else "paper"
-    A = networks.metropolis_hastings(networks.make_graph("complete", n)).toarray()
+    A = networks.dense_weights("complete", n)
     a_star = networks.spectral_constants(A).a_star
     centres = cohort_centres(task.row_index, n)
     states = np.array([0.0, task.theta_alt])

@@ -2,7 +2,7 @@
 
 - :func:`cox_partial_loglik`: the partial log-likelihood on a grid of log hazard ratios θ, as written
   in the paper (eq. 3, Breslow risk sets) or as coded in the authors' notebook
-  (``variant="as_published"``, which sums the log risk term over every patient, spec D1);
+  (``variant="as_published"``, which sums the log risk term over every patient);
 - :func:`cox_score_information`: its derivative and curvature (Breslow);
 - :func:`fit_cox`: the (ridge-penalised) maximiser and the likelihood-ratio statistic, the
   per-centre fits of the composite test;
@@ -34,6 +34,7 @@ __all__ = [
     "cox_sensitivity",
     "fit_cox",
     "legacy_order",
+    "loglik_gap",
 ]
 
 #: The constant the legacy notebook adds inside the log of each risk-set sum.
@@ -80,8 +81,8 @@ def cox_partial_loglik(
         \log \ell(S \mid \theta) = \sum_{j:\, \delta_j = 1}
             \Bigl[ x_j \theta - \log \sum_{j':\, t_{j'} \ge t_j} e^{x_{j'} \theta} \Bigr].
 
-    ``variant="as_published"`` reproduces the authors' notebook (spec §3.7, deviation D1): patients are
-    sorted by increasing time (:func:`legacy_order`), and with that order
+    ``variant="as_published"`` reproduces the authors' notebook (note ``note-ht-cox-likelihood``):
+    patients are sorted by increasing time (:func:`legacy_order`), and with that order
 
     .. math::
 
@@ -91,8 +92,8 @@ def cox_partial_loglik(
     i.e. the log risk term runs over every patient (censored ones included) and ties are broken by
     position rather than grouped. The legacy value therefore depends on how tied times are ordered.
     The notebook used pandas' default sort, NumPy's unstable quicksort, whose order of ties depends on
-    the SIMD kernel the CPU selects: on ACTG 175 ZDV vs ddI, Λ(−log 2) − Λ(0) is 273.17 on the spec
-    author's machine, 272.90 with NumPy's scalar sort and 272.66 with its AVX-512 kernel. The companion
+    the SIMD kernel the CPU selects: on ACTG 175 ZDV vs ddI, Λ(−log 2) − Λ(0) is 273.17 on the machine
+    of the reference run, 272.90 with NumPy's scalar sort and 272.66 with its AVX-512 kernel. The book
     therefore fixes the order (``ties``): ``"row"`` keeps tied patients in row order (a stable sort,
     272.98), and ``"x_desc"`` / ``"x_asc"`` put larger / smaller covariates first, the two extremes of
     the legacy value over tie orders for a binary covariate (271.27 and 274.04).
@@ -158,6 +159,21 @@ def cox_partial_loglik(
         log_risk = np.logaddexp(log_tail, np.log(LEGACY_LOG_OFFSET))  # log(Σ + 1e-10)
         out = linear - log_risk.sum(axis=0)
     return float(out[0]) if scalar else out
+
+
+def loglik_gap(
+    x: ArrayLike,
+    time: ArrayLike,
+    event: ArrayLike,
+    theta_alt: float,
+    *,
+    variant: Literal["paper", "as_published"] = "paper",
+    ties: LegacyTies = "row",
+) -> float:
+    """``Λ(θ₁) − Λ(0)``: by how much the partial log-likelihood (:func:`cox_partial_loglik`, same
+    arguments) prefers the log hazard ratio ``theta_alt`` to 0, the signal of a two-state problem."""
+    values = cox_partial_loglik(x, time, event, np.array([0.0, theta_alt]), variant=variant, ties=ties)
+    return float(np.diff(values)[0])
 
 
 LegacyTies = Literal["row", "x_desc", "x_asc"]
@@ -319,6 +335,7 @@ def cox_sensitivity(b_theta: float, b_x: float = 1.0) -> float:
     ``B_θ`` bounds ``|θ|`` over the states and ``B_x`` bounds ``|x|`` (1 for a treatment indicator).
     The paper derives it by changing one patient's covariate inside a fixed risk set; removing a
     patient also changes every risk set that contained them, so this is not a rigorous global
-    sensitivity (spec D6), and the authors' code computes ``B_θ`` and ``B_x`` from the private data.
+    sensitivity (note ``note-ht-sensitivity``), and the authors' code computes ``B_θ`` and ``B_x`` from
+    the private data.
     """
     return 2.0 * real(gt=0.0)("b_theta", b_theta) * real(gt=0.0)("b_x", b_x)

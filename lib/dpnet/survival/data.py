@@ -206,8 +206,8 @@ def top_fraction(tmb: pd.Series, fraction: float, ties: TmbTies = "later_row_fir
 
     Neither row rule is more correct than the other. On the Samstein et al. cohort two patients (rows
     1156 and 1331) share TMB 26.56 at the top-10 % cut: ``"later_row_first"`` takes row 1331 and
-    regenerates the reference top-10 % group (Λ(log 0.15) − Λ(0) = 8.27, spec 003 §9 item 14; the
-    notebook's unstable pandas sort happened to order the two so), ``"earlier_row_first"`` takes row
+    regenerates the reference top-10 % group (Λ(log 0.15) − Λ(0) = 8.27, from a run of the authors'
+    code; the notebook's unstable pandas sort happened to order the two so), ``"earlier_row_first"`` takes row
     1156 (8.11), and ``"at_or_above_cutoff"`` takes both (167 patients, 8.80).
 
     Parameters

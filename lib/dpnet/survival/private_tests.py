@@ -13,9 +13,9 @@ level-``α/2`` critical value of the non-private statistic
 
 As ``T → ∞``, ``S_i → X + N`` with the privacy noise ``N = 2 · mean_k Σ_i [d_{i,k}(alt) − d_{i,k}(null)]``,
 whose law is public (it depends only on the mechanism). The paper's proof bounds ``|S_i − X|`` by
-``n/2^{T−1}``, i.e. it treats ``N`` as absent (spec A10); :meth:`PrivateTest.rejection_probability`
-measures what the threshold rule really does, and :meth:`PrivateTest.pvalue` gives a p-value that
-accounts for ``N``, beside the paper's ``1 − F_X(S + 1)``.
+``n/2^{T−1}``, i.e. it treats ``N`` as absent (note ``note-ht-test-noise``);
+:meth:`PrivateTest.rejection_probability` measures what the threshold rule really does, and
+:meth:`PrivateTest.pvalue` gives a p-value that accounts for ``N``, beside the paper's ``1 − F_X(S + 1)``.
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ class PrivateTest:
         }
 
     def pvalue_paper(self, statistic: ArrayLike) -> NDArray[np.float64]:
-        """The paper's p-value ``1 − F_X(S + 1)``: the noise is ignored (spec §3.5)."""
+        """The paper's p-value ``1 − F_X(S + 1)``: the noise is ignored."""
         return self.null.sf(np.asarray(statistic, dtype=float) + 1.0)
 
     def pvalue(self, statistic: ArrayLike, noise: ArrayLike) -> NDArray[np.float64]:

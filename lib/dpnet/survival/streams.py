@@ -1,7 +1,7 @@
 """A survival cohort as a stream of per-period likelihoods, for online learning (paper 003 §4.3, §14.1).
 
-The paper's online runs analyse the centres' data "every 10 days". Following the authors' code (spec
-§3.6), each patient enters the stream in the period of their event or censoring time,
+The paper's online runs analyse the centres' data "every 10 days". Following the authors' code (note
+``note-ol-periods``), each patient enters the stream in the period of their event or censoring time,
 ``period = ⌊time / period_length⌋ + 1``, and each centre's per-period likelihood is the Cox partial
 likelihood of that period's patients alone (risk sets within the period). A centre with no patients
 in a period contributes ``log γ ≡ 0``.

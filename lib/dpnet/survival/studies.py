@@ -8,7 +8,7 @@ is that recipe.
 
 The noise is independent over centres, rounds and states (the paper), or, for the authors'
 multi-treatment runs, *reseeded* (:func:`reseeded_noise`): their notebook reset the random seed before
-each treatment's run, so every treatment state received the same draw (spec D3).
+each treatment's run, so every treatment state received the same draw (note ``note-ti-reseeded-noise``).
 """
 
 from __future__ import annotations
@@ -57,8 +57,9 @@ def code_schedule(
     rho: float,
     convention: Convention,
 ) -> RunSchedule:
-    """The authors' code ``K`` and ``T`` (``α = 1 − β``, one ϱ; spec D4) with the noise scale ``ΔK|Θ|/ε``
-    (``convention="paper"``) or twice that (``"authors_code"``, spec D2)."""
+    """The authors' code ``K`` and ``T`` (``α = 1 − β``, one ϱ; note ``note-ht-code-schedule``) with the
+    noise scale ``ΔK|Θ|/ε`` (``convention="paper"``) or twice that (``"authors_code"``, note
+    ``note-ht-cox-likelihood``)."""
     code = schedule_authors_code(problem_constants(table), a_star=a_star, delta=delta, eps=eps,
                                  alpha=alpha, beta=1 - alpha, rho=rho)  # fmt: skip
     n_states = np.shape(table)[1]
@@ -70,8 +71,9 @@ def code_schedule(
 def reseeded_noise(
     rng: np.random.Generator, scale: float, *, n_reps: int, K: int, n_agents: int, n_states: int
 ) -> NDArray[np.float64]:
-    """The authors' multi-treatment noise (spec D3): per replication, round and agent, one ``Lap(b)`` draw
-    for state 0 (the control) and **one** draw shared by every other state, shape ``(n_reps, K, n, |Θ|)``.
+    """The authors' multi-treatment noise (note ``note-ti-reseeded-noise``): per replication, round and
+    agent, one ``Lap(b)`` draw for state 0 (the control) and **one** draw shared by every other state,
+    shape ``(n_reps, K, n, |Θ|)``.
 
     Their notebook runs one two-state problem per treatment and reseeds the generator before each, so
     every treatment's log-likelihood ratio receives the same noise, which then cancels between
