@@ -305,6 +305,8 @@ PAGE_CHECKS = r"""
     strays: strays,
     ids: [...document.querySelectorAll("[id]")].map(el => el.id),
     links: [...document.querySelectorAll("a[href*='#']")].map(a => a.href),
+    downloads: [...document.querySelectorAll("a.btn-download-source-button, a.download")].map(a => a.href),
+    launches: [...document.querySelectorAll("a[href*='mybinder.org']")].map(a => a.href),
     searchResults: document.querySelectorAll("#search-results li").length,
   };
 })()
@@ -537,6 +539,27 @@ def test_report_links_reach_chapter_anchors(visit: Visit) -> None:
             problems.append(f"{target}#{parts.fragment}: no element has that id")
         into_chapters += target.startswith("chapters/") and target != REPORT_PAGE
     assert into_chapters >= 10, f"only {into_chapters} links of the report reach into the chapters"
+    assert not problems, "\n".join(problems)
+
+
+def test_chapters_offer_their_notebook_source_and_binder(visit: Visit) -> None:
+    """Every chapter page offers its executed notebook (the theme's download button) and its MyST source
+    (a download link), both served by the site, and a launch button opening the notebook in Binder."""
+    chapter_pages = [p for p in visit.pages if re.fullmatch(r"chapters/\d\d_\w+\.html", p)]
+    assert len(chapter_pages) == 8, chapter_pages
+    problems = []
+    for path in chapter_pages:
+        found, stem = visit.pages[path].found, Path(path).stem
+        wanted = {f"{stem}.ipynb", f"{stem}.md"}
+        offered = {Path(urlsplit(link).path).name: link for link in found["downloads"]}
+        problems += [f"{path}: no download of {name}" for name in sorted(wanted - set(offered))]
+        for name in sorted(wanted & set(offered)):
+            served = unquote(urlsplit(offered[name]).path).removeprefix(urlsplit(visit.base).path)
+            target = visit.html / served
+            if not target.is_file() or target.stat().st_size == 0:
+                problems.append(f"{path}: {offered[name]} does not resolve to a file of the site")
+        if not any(link.endswith(f"chapters/{stem}.ipynb") for link in found["launches"]):
+            problems.append(f"{path}: no Binder launch of chapters/{stem}.ipynb")
     assert not problems, "\n".join(problems)
 
 

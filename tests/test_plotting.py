@@ -12,12 +12,22 @@ from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
 
 from dpnet.plotting import (
+    FIGURE_WIDTH,
+    MIN_FONT_SIZE,
+    RENDERED_WIDTH,
+    LegibilityError,
+    check_legible,
     critical_budget_heatmap,
     dilemma_figure,
     error_rate_axes,
     fixed_ticks,
+    forest_plot,
     guarantee_line,
+    legibility,
     log_ticks,
+    panel_grid,
+    panel_row,
+    panel_rows,
     plain_log,
     plot_error_rates,
     power_curves,
@@ -126,3 +136,74 @@ def test_dilemma_figure_has_the_three_panels_of_figures_1_and_2() -> None:
     np.testing.assert_array_equal(heat.images[0].get_array(), star)
     assert heat.get_title() == "ε*" and fig.get_suptitle() == "Figure"
     fig.canvas.draw()
+
+
+# --- one style, legible at the book's width ---------------------------------------------------------
+
+
+def test_the_rendered_width_is_the_themes_content_column() -> None:
+    # 88rem page, 20 % navigation, 17rem page contents, 2 × 2rem padding, at 96 px per inch
+    assert RENDERED_WIDTH * 96 == pytest.approx(1408 * 0.8 - 272 - 64, abs=0.5)
+    assert FIGURE_WIDTH < RENDERED_WIDTH and MIN_FONT_SIZE == 8
+
+
+def test_a_six_point_label_on_a_wide_figure_is_refused() -> None:
+    fig = Figure(figsize=(16, 4))
+    ax = fig.add_subplot()
+    ax.plot([0, 1], [0, 1], label="centre 1")
+    ax.set_xlabel("iteration t", fontsize=6)
+    with pytest.raises(LegibilityError) as error:
+        check_legible(fig, "p003-fig9")
+    message = str(error.value)
+    saved, _ = legibility(fig)
+    assert message.startswith(
+        f"figure 'p003-fig9' has text smaller than 8 pt as the book shows it (the figure is {saved:.2f} in "
+        "wide and is shown 8.23 in wide): x label 'iteration t': 6 pt drawn, "
+        f"{6 * RENDERED_WIDTH / saved:.1f} pt shown; "
+    )
+    assert "legend" not in message  # no legend was drawn
+
+
+def test_text_that_is_large_enough_drawn_but_shrunk_below_8_pt_is_refused() -> None:
+    fig = Figure(figsize=(2 * RENDERED_WIDTH, 3), layout="constrained")
+    ax = fig.add_subplot()
+    ax.set_title("twice too wide", fontsize=12)  # 12 pt drawn, about 6 pt shown
+    saved, texts = legibility(fig)
+    assert saved == pytest.approx(2 * RENDERED_WIDTH, rel=0.03)
+    title = next(t for t in texts if t.role == "title")
+    assert title.size == 12 and title.rendered == pytest.approx(12 * RENDERED_WIDTH / saved)
+    with pytest.raises(LegibilityError) as error:
+        check_legible(fig, "wide")
+    assert f"title 'twice too wide': 12 pt drawn, {title.rendered:.1f} pt shown" in str(error.value)
+    assert "x tick label '0.0', '0.2', '0.4', …: 8.5 pt drawn" in str(error.value)
+
+
+def test_a_figure_of_the_book_passes_and_every_text_is_counted() -> None:
+    fig, axes = panel_row(2)
+    axes[0].plot([1, 2], [3, 4], label="GM")
+    axes[0].legend()
+    axes[0].set(title="a", xlabel="ε", ylabel="power")
+    forest_plot(axes[1], [{"label": "pooled", "coef": -0.5, "ci_low": -0.8, "ci_high": -0.2, "p": 4.9e-6}])
+    fig.suptitle("one figure")
+    check_legible(fig, "fine")
+    saved, texts = legibility(fig)
+    assert saved <= RENDERED_WIDTH
+    roles = {t.role for t in texts}
+    assert {"title", "x label", "y label", "x tick label", "legend", "figure title", "text"} <= roles
+    assert min(t.rendered for t in texts) >= MIN_FONT_SIZE
+    assert "p = 4.9×10⁻⁶" in {t.text for t in texts}  # the annotation, without an e
+
+
+def test_panel_helpers_fit_the_column_and_apply_the_style() -> None:
+    fig, axes = panel_grid(2, 3)
+    assert axes.shape == (2, 3) and fig.get_size_inches()[0] == pytest.approx(FIGURE_WIDTH)
+    axes[0, 0].plot([0, 1], label="x")
+    axes[0, 0].legend()
+    assert axes[0, 0].get_legend().get_texts()[0].get_fontsize() == matplotlib.rcParams["legend.fontsize"]
+    assert matplotlib.rcParams["legend.fontsize"] >= MIN_FONT_SIZE
+    fig, rows = panel_rows([2, 1], heights=[2.5, 1.5], titles=["top", ""])
+    assert [len(row) for row in rows] == [2, 1] and fig.get_size_inches()[1] == pytest.approx(4.0)
+    check_legible(fig, "rows")
+    fig, axes = panel_grid(1, 2, row_titles=["a row"])
+    assert axes.shape == (1, 2)
+    check_legible(fig, "titled")

@@ -10,6 +10,8 @@ it fixes one.
 
 from __future__ import annotations
 
+import collections
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -25,6 +27,7 @@ from dpnet.recommender import (
     SKETCHES,
     BlockModel,
     Setting,
+    adaptive_curves,
     adaptive_lower_bound,
     approximate_u90,
     binomial_ratio,
@@ -45,6 +48,7 @@ from dpnet.recommender import (
     maxsense_means,
     maxsense_scores,
     maxsense_scores_per_user,
+    maxsense_scores_subset,
     maxsense_sketch_information,
     misclassified,
     multi_maxsense_scores,
@@ -63,9 +67,11 @@ from dpnet.recommender import (
     thm43_bound,
     thm48_information,
     thm410_information,
+    thresholds,
     total_budget,
     users_needed,
 )
+from dpnet.recommender.simulate import subset_release_probabilities
 from dpnet.sweep import Stream
 
 EPS_MACH = float(np.finfo(float).eps)
@@ -580,10 +586,18 @@ def test_maxsense_closed_form_means_vs_simulators() -> None:
     assert abs((means[0] - means[1]) / (mu[0] - mu[1]) - 1) <= 0.15
 
 
-def test_maxsense_subset_simulator_matches_exact_subset_model() -> None:
+SUBSET_SIMULATORS = {
+    "per-user": functools.partial(maxsense_scores_per_user, ratings="subset"),
+    "aggregate": maxsense_scores_subset,
+}
+
+
+@pytest.mark.parametrize("simulator", SUBSET_SIMULATORS)
+def test_maxsense_subset_simulator_matches_exact_subset_model(simulator: str) -> None:
     """Exact w-subset model (N = 20, w = 4, θ = 2, K = 2), where the Bernoulli-rating means are ~5% off:
-    cluster means of ``ratings="subset"`` within 4.5 SE of the exact expectation (SE from 40 independent
-    runs, t₃₉), while the Bernoulli-model mean is at least 10 SE away, so the check tells the models apart."""
+    cluster means of both w-subset simulators within 4.5 SE of the exact expectation (SE from 40
+    independent runs, t₃₉), while the Bernoulli-model mean is at least 10 SE away, so the check tells the
+    models apart."""
     alpha, b = (0.5, 0.5), [[0.8, 0.2], [0.6, 0.1]]
     model = BlockModel(alpha, (0.5, 0.5), ((0.8, 0.2), (0.6, 0.1)), 20, 4)
     labels = np.tile([0, 1], 10)
@@ -591,17 +605,76 @@ def test_maxsense_subset_simulator_matches_exact_subset_model() -> None:
     exact = subset_means(alpha, b, [10, 10], 4, eps, theta)
     bern = maxsense_means(model, eps, theta)
     rng = np.random.default_rng(9)
-    runs = np.stack(
-        [
-            maxsense_scores_per_user(model, labels, n_users, eps, rng, theta=theta, ratings="subset")
-            for _ in range(draws)
-        ]
-    )
+    scores = SUBSET_SIMULATORS[simulator]
+    runs = np.stack([scores(model, labels, n_users, eps, rng, theta=theta) for _ in range(draws)])
     for lab in range(2):
         t = runs[:, labels == lab].sum(axis=1) / n_users / 10
         se = t.std(ddof=1) / math.sqrt(draws)
         assert abs(t.mean() - exact[lab]) <= 4.5 * se
         assert abs(bern[lab] - exact[lab]) >= 10 * se
+
+
+def subset_score_law(model: BlockModel, labels: np.ndarray, eps: float, theta: float) -> dict[tuple, float]:
+    """The exact law of one user's score vector ``(H_i S)_i`` in the w-subset model, by enumeration of
+    the type, the rated subset, its likes, every sensing bit and the flip."""
+    n, p, f, b = model.n_items, theta / model.w, flip(eps), model.like()
+    law: dict[tuple, float] = collections.defaultdict(float)
+    for k, weight in enumerate(model.alpha):
+        for rated in itertools.combinations(range(n), model.w):
+            for liked in itertools.product((0, 1), repeat=model.w):
+                p_like = math.prod(
+                    b[k, labels[i]] if x else 1 - b[k, labels[i]] for i, x in zip(rated, liked, strict=True)
+                )
+                for sensed in itertools.product((0, 1), repeat=n):
+                    p_sense = math.prod(p if x else 1 - p for x in sensed)
+                    s0 = any(sensed[i] and x for i, x in zip(rated, liked, strict=True))
+                    for s, p_s in ((s0, 1 - f), (not s0, f)):
+                        key = tuple(x * int(s) for x in sensed)
+                        law[key] += weight / math.comb(n, model.w) * p_like * p_sense * p_s
+    return law
+
+
+@pytest.mark.parametrize("n_users", [1, 2])
+def test_maxsense_subset_scores_follow_the_enumerated_law(n_users: int) -> None:
+    """Score vectors of U = 1 and 2 users (N = 4, w = 2, two types, θ = 1.5, ε = 3, where the
+    Bernoulli-rating law is 0.045 away in total variation): the frequencies of 8,000 draws of
+    either w-subset simulator pass a χ² test (p > 10⁻³) against the law enumerated user by user (U = 2:
+    its convolution); the Bernoulli-rating simulator fails the same test, so the test can fail."""
+    model = BlockModel((0.6, 0.4), (0.5, 0.5), ((0.9, 0.2), (0.3, 0.7)), 4, 2)
+    labels, eps, theta, draws = np.array([0, 1, 0, 1]), 3.0, 1.5, 8_000
+    one = subset_score_law(model, labels, eps, theta)
+    law = one if n_users == 1 else collections.defaultdict(float)
+    if n_users == 2:
+        for (a, pa), (c, pc) in itertools.product(one.items(), repeat=2):
+            law[tuple(np.add(a, c))] += pa * pc
+    keys = sorted(law)
+
+    def p_value(scores) -> float:  # type: ignore[no-untyped-def]
+        rng = np.random.default_rng(20)
+        seen = collections.Counter(
+            tuple(scores(model, labels, n_users, eps, rng, theta=theta)) for _ in range(draws)
+        )
+        assert set(seen) <= set(keys)
+        observed = [seen[k] for k in keys]
+        return float(stats.chisquare(observed, [law[k] * draws for k in keys]).pvalue)
+
+    for simulator, scores in SUBSET_SIMULATORS.items():
+        assert p_value(scores) > 1e-3, simulator
+    assert p_value(maxsense_scores) < 1e-3
+
+
+def test_subset_release_probabilities_sum_to_the_release_rate() -> None:
+    """Σ over states of P[S = 1, state] is P[S = 1] = f + (1 − 2f) P[S₀ = 1], with P[S₀ = 0] from the
+    hypergeometric count of rated items per cluster (:func:`no_positive`); states are read-only."""
+    model = BlockModel((0.5, 0.5), (0.25, 0.75), ((0.8, 0.2), (0.6, 0.1)), 20, 5)
+    eps, theta = 1.5, 2.0
+    p, f = theta / model.w, flip(eps)
+    table = subset_release_probabilities(model, theta, eps)
+    assert table.shape == (2,) + (6,) * 4 and not table.flags.writeable
+    for k in range(2):
+        survive = [1 - p * model.b[k][c] for c in range(2)]
+        silent = no_positive([5, 15], model.w, survive)
+        assert table[k].sum() == pytest.approx(f + (1 - 2 * f) * (1 - silent), rel=1e-12)
 
 
 def test_maxsense_scores_validation() -> None:
@@ -1263,6 +1336,55 @@ def test_success_curves_extremes_m_asym(monkeypatch: pytest.MonkeyPatch) -> None
     )
     assert df["success"].tolist() == [0.0, 1.0]
     assert df["error"].iloc[0] > 0 and df["error"].iloc[1] == 0.0
+
+
+def _step_cell(task, rng):  # type: ignore[no-untyped-def]
+    """A recovery that fails below a threshold number of users (100 per item) and succeeds above it."""
+    _, _, setting, n_users, trials = task
+    rng.random()  # draws like a real cell
+    return np.full(trials, 0 if n_users >= 100 * setting.model.n_items else 1, dtype=np.int64)
+
+
+def test_adaptive_curves_bracket_a_step_to_one_lattice_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Success that jumps from 0 to 1 at U* = 100 N: after the first 5 points and 3 rounds, U* lies between
+    two neighbouring counts of the 33-step lattice, with one point added per round; a range that does not
+    bracket U* is not refined and its U_90 is undefined."""
+    monkeypatch.setenv("DPNET_JOBS", "1")
+    monkeypatch.setattr("dpnet.recommender.experiments._cell", _step_cell)
+    settings = [Setting("maxsense", m_asym(n, 4), 1.0) for n in (20, 40, 30)]
+    ranges = [(100.0, 1e6), (100.0, 1e6), (1e4, 1e6)]  # the last starts above U* = 3000
+    curves = adaptive_curves(settings, ranges, points=5, rounds=3, trials=2, stream=Stream(1, (0,)))
+    lattice = np.geomspace(100.0, 1e6, 33)
+    for s, n in enumerate((20, 40)):
+        cell = curves[curves["setting"] == s]
+        assert len(cell) == 5 + 3
+        below = cell.loc[cell["success"] == 0, "U"].max()
+        above = cell.loc[cell["success"] == 1, "U"].min()
+        assert below < 100 * n <= above
+        assert np.searchsorted(lattice, above - 0.5) - np.searchsorted(lattice, below - 0.5) == 1
+    assert (curves["setting"] == 2).sum() == 5
+    u90 = thresholds(curves)
+    assert np.isfinite(u90[:2]).all() and math.isnan(u90[2])
+
+
+def test_adaptive_curves_deterministic_and_independent_of_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real Pairwise-Preference and MaxSense runs: the same curves with 1 and 2 workers, and cell (s, j) of
+    the lattice draws from the stream's child (s, j)."""
+    settings = [Setting("pairwise", m_sym(12, 12), 2.0), Setting("maxsense", m_asym(20, 4), 1.0)]
+    ranges = [(30.0, 3e4), (100.0, 1e6)]
+    stream = Stream(5, (1,), "adaptive")
+    monkeypatch.setenv("DPNET_JOBS", "1")
+    serial = adaptive_curves(settings, ranges, points=4, rounds=2, trials=10, stream=stream)
+    monkeypatch.setenv("DPNET_JOBS", "2")
+    pd.testing.assert_frame_equal(
+        serial, adaptive_curves(settings, ranges, points=4, rounds=2, trials=10, stream=stream)
+    )
+    first = serial[serial["setting"] == 1].iloc[0]
+    rng = np.random.default_rng(np.random.SeedSequence([5, 1, 1, 0]))
+    errors = np.array([recover(settings[1], int(first["U"]), rng) for _ in range(10)])
+    assert first["success"] == np.mean(errors == 0)
+    with pytest.raises(ParameterError, match="range"):
+        adaptive_curves(settings, ranges[:1], points=4, rounds=2, trials=10, stream=stream)
 
 
 def test_predicted_grid_brackets_the_prediction() -> None:

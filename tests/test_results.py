@@ -55,6 +55,44 @@ def test_glue_passes_numpy_scalars_as_python_numbers(
     assert f"{glued['rate']:.2f}" == "0.25"  # what {glue:text}`rate:.2f` needs
 
 
+def test_glue_writes_numbers_for_people(results: Results, monkeypatch: pytest.MonkeyPatch) -> None:
+    import myst_nb
+
+    glued = {}
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: glued.update({name: value}))
+    results.glue("tol", 1e-10, ".0e")
+    results.glue("error", 2.5e-16, ".1e")
+    results.glue("p", 4.9e-06, ".2g")
+    results.glue("big", 1e7, "g")
+    results.glue("slope", 1e-05)  # no spec: its repr would be 1e-05
+    results.glue("count", np.int64(12721))
+    results.glue("small", 7)
+    results.glue("rate", 0.25, ".1%")
+    assert glued == {"tol": "10⁻¹⁰", "error": "2.5×10⁻¹⁶", "p": "4.9×10⁻⁶", "big": "10⁷", "slope": "10⁻⁵",
+                     "count": "12,721", "small": 7, "rate": "25.0%"}  # fmt: skip
+    data = json.loads((results.directory / "metrics.json").read_text())
+    assert data["tol"] == 1e-10 and data["count"] == 12721  # the metrics keep the numbers
+
+
+def test_show_table_formats_for_people(results: Results) -> None:
+    styler = results.show_table(pd.DataFrame({"n": [1000, 25], "rate": [0.5, np.nan]}), undefined="not run")
+    html = styler.to_html()
+    assert ">1,000<" in html and ">0.500<" in html and ">—<" in html and "— not run" in html
+    assert "nan" not in html
+
+
+def test_an_illegible_figure_is_refused_and_not_saved(results: Results, tmp_path: Path) -> None:
+    from dpnet.plotting import LegibilityError
+
+    fig, ax = plt.subplots(figsize=(20, 4))
+    ax.plot([0, 1])
+    ax.legend(["a line"], fontsize=7)
+    with pytest.raises(LegibilityError, match=r"figure 'wide' has text smaller than 8 pt.*legend 'a line'"):
+        results.figure(fig, "wide")
+    assert not (tmp_path / "figures" / "wide.png").exists()
+    assert not plt.fignum_exists(fig.number)  # closed, not left for the notebook to show
+
+
 def test_figures_and_tables(results: Results, tmp_path: Path) -> None:
     fig, ax = plt.subplots()
     ax.plot([0, 1])

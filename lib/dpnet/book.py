@@ -14,6 +14,12 @@ not changed since its last successful run is skipped. ``build`` runs every chapt
 (in parallel with ``--jobs``), then the reproducibility report, then builds the HTML with Jupyter
 Book (execution off, warnings as errors) and swaps it into ``_build/html``. ``html`` builds the
 HTML from the chapters' last runs, whatever their parameters, without executing them.
+
+Each command prints one status line per chapter as it starts and ends, and the last progress line of
+its long sweeps every few seconds; ``run``, ``build`` and ``html`` end with a summary table
+(:func:`summary_table`): per chapter, its mode, this run's time, its checks passed, failed and
+undecided, and whether it ran, was cached (its inputs had not changed) or failed. A failure is
+reported after the table, in the last line, which starts with ``error:``.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -45,14 +51,33 @@ from dpnet import cores, workspace
 from dpnet.data import default_registry_path
 from dpnet.dependencies import imported_names, module_files
 from dpnet.errors import ChapterError, ClusterError, DataError, ParameterError
-from dpnet.results import repo_root
+from dpnet.results import load_metrics, repo_root
 from dpnet.sweep import cluster_client, default_jobs
 
-__all__ = ["Chapter", "build_book", "chapters", "main", "read_defaults", "run_chapter"]
+if TYPE_CHECKING:
+    from dpnet.report import CheckCounts
+
+__all__ = [
+    "Chapter",
+    "ChapterRun",
+    "build_book",
+    "chapters",
+    "main",
+    "read_defaults",
+    "run_chapter",
+    "summary_table",
+]
 
 REPORT_ID = "reproducibility"
 HEARTBEAT_SECONDS = 30.0
 PROGRESS_SECONDS = 10.0
+#: How the summary names what :func:`run_chapter` returned.
+OUTCOMES: dict[str, str] = {"ran": "ran", "up to date": "cached"}
+#: The summary's columns: text (left-aligned, :data:`TEXT_COLUMNS`), else numbers (right-aligned).
+SUMMARY_COLUMNS: tuple[str, ...] = ("chapter", "mode", "time", "passed", "failed", "undecided", "outcome")
+TEXT_COLUMNS: frozenset[str] = frozenset({"chapter", "mode", "outcome"})
+#: A cell with nothing to show (a cached chapter's time, a failed chapter's checks).
+BLANK = "—"
 
 
 @dataclass(frozen=True)
@@ -366,6 +391,124 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+@dataclass(frozen=True)
+class ChapterRun:
+    """What became of one chapter in a ``run`` or ``build``: a row of the summary table.
+
+    Attributes
+    ----------
+    id
+        The chapter id.
+    outcome
+        ``"ran"``, ``"cached"`` (its inputs had not changed since its last run) or ``"failed"``.
+    seconds
+        How long the chapter took in this run; None when it was cached.
+    mode
+        The mode its results were made in; for a failed chapter, the mode it was asked to run in.
+    checks
+        Its checks by outcome, from its ``metrics.json``; None for a failed chapter, whose results (if
+        any) are those of an earlier run.
+    """
+
+    id: str
+    outcome: str
+    seconds: float | None
+    mode: str
+    checks: CheckCounts | None
+
+
+def finished_run(cid: str, outcome: str, seconds: float, root: Path) -> ChapterRun:
+    """The summary row of a chapter that ran or was cached, read from ``results/<id>/``.
+
+    Parameters
+    ----------
+    cid
+        The chapter id.
+    outcome
+        What :func:`run_chapter` returned: ``"ran"`` or ``"up to date"``.
+    seconds
+        How long it took (shown only when it ran).
+    root
+        The repository root.
+
+    Returns
+    -------
+    ChapterRun
+        Its row, with the mode from ``fingerprint.json`` and the checks from ``metrics.json`` (shown
+        blank if either cannot be read: the summary never stops a build).
+    """
+    results = root / "results"
+    shown = OUTCOMES[outcome]
+    mode, checks = _recorded_mode(results, cid), _recorded_checks(results, cid)
+    return ChapterRun(cid, shown, seconds if shown == "ran" else None, mode, checks)
+
+
+def failed_run(cid: str, seconds: float, mode: str | None) -> ChapterRun:
+    """The summary row of a chapter that failed after ``seconds``, asked to run in ``mode`` (None: its
+    default mode)."""
+    return ChapterRun(cid, "failed", seconds, mode or "default", None)
+
+
+def _recorded_mode(results: Path, cid: str) -> str:
+    """The mode of a chapter's results, from its ``fingerprint.json`` (:data:`BLANK` if unreadable)."""
+    try:
+        return str(json.loads((results / cid / "fingerprint.json").read_text())["parameters"]["mode"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return BLANK
+
+
+def _recorded_checks(results: Path, cid: str) -> CheckCounts | None:
+    """A chapter's checks by outcome, counted as the report counts them (None if unreadable)."""
+    from dpnet.report import chapter_check_counts
+
+    try:
+        return chapter_check_counts(load_metrics(cid, results))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _summary_cells(run: ChapterRun) -> tuple[str, ...]:
+    """One row of the summary table, as text: a chapter without checks shows :data:`BLANK` counts."""
+    seconds = BLANK if run.seconds is None else f"{run.seconds:.1f} s"
+    counts = (BLANK,) * 3
+    if run.checks is not None and run.checks.total:
+        counts = (str(run.checks.passed), str(run.checks.failed), str(run.checks.undecided))
+    return (run.id, run.mode, seconds, *counts, run.outcome)
+
+
+def _table_line(cells: Sequence[str], widths: Sequence[int]) -> str:
+    """Cells padded to their column's width: text left-aligned, numbers (time, checks) right-aligned."""
+    columns = zip(SUMMARY_COLUMNS, cells, widths, strict=True)
+    padded = [cell.ljust(w) if name in TEXT_COLUMNS else cell.rjust(w) for name, cell, w in columns]
+    return "  ".join(padded).rstrip()
+
+
+def summary_table(runs: Sequence[ChapterRun]) -> str:
+    """The chapters of a ``run`` or ``build`` as a plain-text table with fixed-width columns.
+
+    Parameters
+    ----------
+    runs
+        The chapters, in the order they are to be listed.
+
+    Returns
+    -------
+    str
+        A header, a rule and one line per chapter: id, mode, this run's time, its checks passed,
+        failed and undecided, and its outcome (ran, cached or failed).
+    """
+    rows = [SUMMARY_COLUMNS, *(_summary_cells(run) for run in runs)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(SUMMARY_COLUMNS))]
+    rule = ["-" * width for width in widths]
+    return "\n".join(_table_line(cells, widths) for cells in [rows[0], rule, *rows[1:]])
+
+
+def _log_summary(runs: Sequence[ChapterRun]) -> None:
+    """Print the summary table after a blank line, if any chapter finished."""
+    if runs:
+        _log("\n" + summary_table(runs))
+
+
 def _run_in_worker(cid: str, mode: str | None, force: bool, root: Path) -> tuple[str, str, float]:
     start = time.perf_counter()
     with cores.chapter_slot():  # the chapter's own core; its sweeps borrow the free ones
@@ -373,11 +516,23 @@ def _run_in_worker(cid: str, mode: str | None, force: bool, root: Path) -> tuple
     return cid, outcome, time.perf_counter() - start
 
 
-def run_all(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, root: Path) -> None:
+def run_all(
+    ids: Sequence[str],
+    *,
+    mode: str | None,
+    jobs: int,
+    force: bool,
+    root: Path,
+    runs: list[ChapterRun] | None = None,
+) -> None:
     """Run chapters, at most ``jobs`` at a time, reporting each with its elapsed time.
 
     With ``jobs > 1`` the chapters share ``jobs`` core slots (:mod:`dpnet.cores`): a chapter's sweeps use
-    the cores the others leave free, so no core idles while a chapter still has tasks to run.
+    the cores the others leave free, so no core idles while a chapter still has tasks to run. Each
+    chapter's summary row is appended to ``runs`` (in the order of ``ids`` once all have finished),
+    so that the rows of the chapters that finished are there even when another fails. A failed
+    chapter's error is printed when it fails; once every chapter has finished, a ChapterError names
+    the failed ones.
     """
     sharing = contextlib.nullcontext()
     if jobs > 1:
@@ -385,11 +540,13 @@ def run_all(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, roo
         directory = Path(tempfile.mkdtemp(prefix=f"{workspace.SOCKETS_PREFIX}{os.getpid()}-cores-"))
         sharing = cores.shared(jobs, directory)
     with sharing:
-        _run_pool(ids, mode=mode, jobs=jobs, force=force, root=root)
+        _run_pool(ids, mode=mode, jobs=jobs, force=force, root=root, runs=[] if runs is None else runs)
 
 
-def _run_pool(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, root: Path) -> None:
-    pending = list(ids)
+def _run_pool(
+    ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, root: Path, runs: list[ChapterRun]
+) -> None:
+    pending, first = list(ids), len(runs)
     running: dict[Future[tuple[str, str, float]], tuple[str, float]] = {}
     failures: list[str] = []
     last_beat = time.perf_counter()
@@ -406,9 +563,12 @@ def _run_pool(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, r
                 try:
                     _, outcome, seconds = future.result()
                     _log(f"[{cid}] {outcome} ({seconds:.1f} s)")
+                    runs.append(finished_run(cid, outcome, seconds, root))
                 except (ChapterError, ParameterError) as exc:
-                    failures.append(str(exc))
-                    _log(f"[{cid}] FAILED after {time.perf_counter() - started:.1f} s\n{exc}")
+                    failures.append(cid)
+                    seconds = time.perf_counter() - started
+                    _log(f"[{cid}] FAILED after {seconds:.1f} s\n{exc}")
+                    runs.append(failed_run(cid, seconds, mode))
             now = time.perf_counter()
             if running and now - last_beat >= HEARTBEAT_SECONDS:
                 still = ", ".join(f"{c} ({now - s:.0f} s)" for c, s in running.values())
@@ -422,9 +582,11 @@ def _run_pool(ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, r
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+    runs[first:] = sorted(runs[first:], key=lambda run: list(ids).index(run.id))  # in book order
     if failures:
         raise ChapterError(
-            f"{len(failures)} chapter(s) failed; the book was not built:\n" + "\n".join(failures)
+            f"{len(failures)} chapter(s) failed: {', '.join(failures)}; the book was not built "
+            "(each chapter's error is printed above, under [<id>] FAILED)"
         )
 
 
@@ -459,18 +621,38 @@ def build_book(
     """Run every chapter, then the report, then build the HTML into ``_build/html``.
 
     ``execute=False`` renders the chapters' last runs as they are (the report, which only reads them,
-    is brought up to date).
+    is brought up to date). The summary table of the chapters that finished is printed at the end,
+    followed by the path of the HTML, or, when something failed, before the error propagates.
     """
-    import subprocess
-
     root = root or repo_root()
     start = time.perf_counter()
+    runs: list[ChapterRun] = []
+    try:
+        _run_chapters(runs, mode=mode, jobs=jobs, force=force, execute=execute, root=root)
+        html = _render_html(root)
+    except Exception:
+        _log_summary(runs)
+        raise
+    _log_summary(runs)
+    _log(f"[book] done in {time.perf_counter() - start:.1f} s: {html / 'index.html'}")
+    return html
+
+
+def _run_chapters(
+    runs: list[ChapterRun], *, mode: str | None, jobs: int, force: bool, execute: bool, root: Path
+) -> None:
+    """Run the chapters (unless not ``execute``), then the report; their rows go to ``runs``."""
     if execute:
-        run_all(
-            [cid for cid in chapters(root) if cid != REPORT_ID], mode=mode, jobs=jobs, force=force, root=root
-        )
+        ids = [cid for cid in chapters(root) if cid != REPORT_ID]
+        run_all(ids, mode=mode, jobs=jobs, force=force, root=root, runs=runs)
     if REPORT_ID in chapters(root):
-        run_all([REPORT_ID], mode=mode, jobs=1, force=force, root=root)
+        run_all([REPORT_ID], mode=mode, jobs=1, force=force, root=root, runs=runs)
+
+
+def _render_html(root: Path) -> Path:
+    """Build the HTML of the chapters' executed notebooks with Jupyter Book into ``_build/html``."""
+    import subprocess
+
     src = stage_book(root)
     out = root / "_build" / "staging"
     shutil.rmtree(out, ignore_errors=True)
@@ -489,7 +671,6 @@ def build_book(
     html = root / "_build" / "html"
     workspace.swap_into_place(out / "_build" / "html", html)
     shutil.rmtree(out, ignore_errors=True)
-    _log(f"[book] done in {time.perf_counter() - start:.1f} s: {html / 'index.html'}")
     return html
 
 
@@ -556,7 +737,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             resolve_parameters(get_chapter(args.chapter), args.mode, overrides)  # fail before "running"
             _log(f"[{args.chapter}] running ({args.mode or 'default'} mode)")
             outcome = run_chapter(args.chapter, mode=args.mode, overrides=overrides, force=args.force)
-            _log(f"[{args.chapter}] {outcome} ({time.perf_counter() - start:.1f} s): results/{args.chapter}/")
+            seconds = time.perf_counter() - start
+            _log(f"[{args.chapter}] {outcome} ({seconds:.1f} s): results/{args.chapter}/")
+            _log_summary([finished_run(args.chapter, outcome, seconds, repo_root())])
             if outcome == "ran":
                 _log("the HTML and the reproducibility report predate this run: `python -m dpnet.book html`")
         elif args.command == "html":

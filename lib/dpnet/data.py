@@ -215,15 +215,21 @@ def _parse_entry(name: str, raw: Any, path: Path) -> Entry:
 def load_registry(path: Path | str | None = None) -> dict[str, Entry]:
     """Read the registry.
 
-    Args:
-        path: the YAML file; default :func:`default_registry_path` (``DPNET_REGISTRY`` or
-            ``<repo root>/data/registry.yml``).
+    Parameters
+    ----------
+    path
+        The YAML file; default :func:`default_registry_path` (``DPNET_REGISTRY`` or
+        ``<repo root>/data/registry.yml``).
 
-    Returns:
+    Returns
+    -------
+    dict[str, Entry]
         The entries by name, in file order.
 
-    Raises:
-        DataError: the file is missing or malformed.
+    Raises
+    ------
+    DataError
+        The file is missing or malformed.
     """
     reg_path = Path(path) if path is not None else default_registry_path()
     try:
@@ -458,17 +464,25 @@ def _fetch_entry(entry: Entry) -> Path:
 def fetch(name: str, *, registry: RegistryArg = None) -> Path:
     """Local path to the verified data file registered as ``name``.
 
-    Args:
-        name: registry key, e.g. ``"actg175"``.
-        registry: the entries (as from :func:`load_registry`) or a registry YAML path; default the
-            project registry.
+    Parameters
+    ----------
+    name
+        Registry key, e.g. ``"actg175"``.
+    registry
+        The entries (as from :func:`load_registry`) or a registry YAML path; default the project
+        registry.
 
-    Returns:
+    Returns
+    -------
+    Path
         A path in the mirror (``DPNET_DATA_MIRROR``) or in the cache whose sha256 matches the registry.
 
-    Raises:
-        ParameterError: ``name`` is not registered (the message lists the registered names).
-        DataError: the file is missing from the mirror, fails its checksum, or cannot be downloaded.
+    Raises
+    ------
+    ParameterError
+        ``name`` is not registered (the message lists the registered names).
+    DataError
+        The file is missing from the mirror, fails its checksum, or cannot be downloaded.
     """
     return _fetch_entry(_entry(name, registry))
 

@@ -1,6 +1,6 @@
 """The library modules a piece of code imports, transitively: what a chapter's results depend on.
 
-A chapter's fingerprint (:func:`dpnet.book.fingerprint`) hashes the library files its code can
+A chapter's fingerprint (``dpnet.book.fingerprint``) hashes the library files its code can
 execute, so that editing a module a chapter never imports does not re-run it. The imports are read
 statically, with :mod:`ast`: every ``import dpnet…`` and ``from dpnet… import …`` anywhere in a
 module (inside functions too), and the relative imports of the package's own modules. Importing

@@ -13,7 +13,7 @@ SEAL through TenSEAL, so that both can be timed on one machine:
 
 For a Cox model with a binary covariate the centres' risk-set counts on a public time grid are such
 statistics: their sum determines the pooled partial likelihood exactly
-(:func:`dpnet.survival.counts_likelihood`), so the key holder obtains the *centralised* test. Unlike
+(:func:`~dpnet.survival.binary.counts_likelihood`), so the key holder obtains the *centralised* test. Unlike
 FAMHE's multiparty scheme, the secret key sits with one party; collective key generation and
 decryption would add rounds of communication, so this baseline is, if anything, favourable to HE.
 

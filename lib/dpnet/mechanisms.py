@@ -49,8 +49,8 @@ _POSITIVE = real(gt=0.0)  # a finite, strictly positive scalar
 def check_budget(epsilon: ArrayLike, name: str = "epsilon") -> NDArray[np.float64]:
     """Validate privacy budget(s) ε, finite and ``≥ 0`` (ε = 0: the release carries no information).
 
-    Returns the budgets as a float array (0-d for a scalar); raises :class:`ParameterError` naming
-    ``name`` otherwise.
+    Returns the budgets as a float array (0-d for a scalar); raises :class:`~dpnet.errors.ParameterError`
+    naming ``name`` otherwise.
     """
     eps = np.asarray(epsilon, dtype=float)
     if not np.all(np.isfinite(eps) & (eps >= 0)):
@@ -176,7 +176,7 @@ def randomized_response(bits: ArrayLike, epsilon: float, rng: np.random.Generato
     Parameters
     ----------
     bits
-        Array of 0/1 values (bool or numeric); anything else raises :class:`ParameterError`.
+        Array of 0/1 values (bool or numeric); anything else raises :class:`~dpnet.errors.ParameterError`.
     epsilon
         Privacy budget ``ε ≥ 0`` (see :func:`rr_flip_probability`).
     rng

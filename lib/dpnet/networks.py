@@ -54,8 +54,9 @@ __all__ = [
     "spectral_constants",
 ]
 
+#: The names of the graph families.
 GraphKind = Literal["complete", "cycle", "star", "path", "erdos_renyi"]
-#: The graph families of :func:`make_graph`, in the order of :data:`GraphKind`.
+#: The graph families of :func:`make_graph`, in the order of :data:`~dpnet.networks.GraphKind`.
 GRAPH_KINDS: tuple[str, ...] = get_args(GraphKind)
 
 _ATOL = 1e-10

@@ -304,8 +304,8 @@ class Schema:
     ``streams`` maps a stream name to the integer key that seeded it when the chapter's published
     runs were made, so that naming a stream never changes its draws; a name not listed is keyed by
     its SHA-256 (:func:`dpnet.sweep.name_key`). ``footprint`` estimates the run's memory and time
-    from the resolved values: :func:`resolve` refuses a run that needs more memory than the machine
-    has, and one longer than :data:`LONG_RUN_SECONDS` unless ``allow_large`` is set.
+    from the resolved values: :func:`~dpnet.params.resolve` refuses a run that needs more memory than the
+    machine has, and one longer than :data:`~dpnet.params.LONG_RUN_SECONDS` unless ``allow_large`` is set.
     """
 
     params: Mapping[str, Param]

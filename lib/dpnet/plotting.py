@@ -1,14 +1,24 @@
-"""Figure idioms shared by the chapters: one look across the book."""
+"""Figure idioms shared by the chapters: one look across the book.
+
+Every figure of the book is drawn in one style (:data:`STYLE`), put in force by the helpers that make
+figures (:func:`panel_row`, :func:`panel_grid`), and sized for the width at which the book shows it
+(:data:`RENDERED_WIDTH`): a figure wider than the book's column is shrunk to it, and its text with it.
+:func:`check_legible` (called by :meth:`dpnet.results.Results.figure` before a figure is saved) refuses a
+figure with text smaller than :data:`MIN_FONT_SIZE` points at that width.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.axis import Axis
+from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.collections import LineCollection
 from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
@@ -16,9 +26,19 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator
 from numpy.typing import ArrayLike
 
+from dpnet.formatting import formatted, number
+
 __all__ = [
+    "FIGURE_WIDTH",
+    "MIN_FONT_SIZE",
+    "RENDERED_WIDTH",
+    "SMALL",
+    "STYLE",
+    "LegibilityError",
+    "TextSize",
     "band_curves",
     "belief_bars",
+    "check_legible",
     "critical_budget_heatmap",
     "dilemma_figure",
     "error_rate_axes",
@@ -27,29 +47,289 @@ __all__ = [
     "grouped_bars",
     "guarantee_line",
     "km_curves",
+    "legibility",
     "log_binned_density",
     "log_ticks",
     "network_drawing",
+    "panel_grid",
+    "panel_mosaic",
     "panel_row",
+    "panel_rows",
     "plain_log",
     "plot_error_rates",
     "power_curves",
     "ratio_paths",
     "sample_paths",
+    "use_style",
 ]
 
-STYLE = {"figure.dpi": 110}  # rc settings that take effect when the figure is created
+#: The width (inches, at the browser's 96 px per inch) at which the book shows a figure: the content
+#: column of the book's HTML theme at its widest. sphinx-book-theme caps the page at 88rem (1,408 px),
+#: gives the navigation sidebar 20 % of it and the page's table of contents 17rem (272 px), and pads
+#: the article by 2rem on each side: 1,408 × 0.8 − 272 − 64 = 790 px. Images are capped at 100 % of
+#: that column (``img {max-width: 100%}``), so a wider figure is shrunk, text and all. (A cell tagged
+#: ``full-width`` is 136 % of the column, so the check is conservative there.)
+RENDERED_WIDTH = 790 / 96
+#: The smallest text the book prints, in points, at :data:`RENDERED_WIDTH`.
+MIN_FONT_SIZE = 8.0
+#: The book's smallest font (points), for dense legends and annotations of a figure at most
+#: :data:`RENDERED_WIDTH` wide.
+SMALL = 8.0
+#: The book's rc settings: fonts, lines, legends, layout and resolution of every figure.
+STYLE: dict[str, Any] = {
+    "figure.dpi": 110,
+    "figure.constrained_layout.use": True,
+    "savefig.pad_inches": 0.05,
+    "font.size": 9.0,
+    "axes.titlesize": 9.5,
+    "axes.labelsize": 9.0,
+    "axes.titlepad": 4.0,
+    "axes.linewidth": 0.8,
+    "xtick.labelsize": 8.5,
+    "ytick.labelsize": 8.5,
+    "xtick.major.width": 0.8,
+    "ytick.major.width": 0.8,
+    "legend.fontsize": 8.5,
+    "legend.title_fontsize": 8.5,
+    "legend.framealpha": 0.85,
+    "legend.edgecolor": "0.85",
+    "legend.handlelength": 1.6,
+    "legend.labelspacing": 0.35,
+    "legend.columnspacing": 1.0,
+    "legend.borderaxespad": 0.4,
+    "figure.titlesize": 10.0,
+    "figure.labelsize": 9.0,
+    "lines.linewidth": 1.5,
+    "lines.markersize": 5.0,
+    "grid.linewidth": 0.6,
+}
+#: A figure's default width (inches): the rendered width less the padding ``bbox_inches="tight"`` adds,
+#: so that a figure of this width is shown at its own size.
+FIGURE_WIDTH = RENDERED_WIDTH - 2 * STYLE["savefig.pad_inches"]
 GRID_ALPHA = 0.3
 
 
-def panel_row(ncols: int, *, width: float = 4.2, height: float = 3.4) -> tuple[Figure, np.ndarray]:
-    """A row of ``ncols`` panels in the book's style."""
-    with plt.rc_context(STYLE):
-        fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), layout="constrained")
-    for ax in np.atleast_1d(axes):
+def use_style() -> None:
+    """Put the book's :data:`STYLE` in force (in Matplotlib's global rc settings).
+
+    The figure helpers call it, so the titles, legends, colour bars and annotations a chapter adds
+    after making its axes are drawn in the book's style too.
+    """
+    mpl.rcParams.update(STYLE)
+
+
+def _panel_style(axes: Iterable[Axes]) -> None:
+    for ax in axes:
         ax.grid(True, alpha=GRID_ALPHA)
         ax.spines[["top", "right"]].set_visible(False)
-    return fig, np.atleast_1d(axes)
+
+
+def panel_grid(
+    nrows: int,
+    ncols: int,
+    *,
+    width: float | None = None,
+    height: float = 2.8,
+    row_titles: Sequence[str] | None = None,
+    **subplots: Any,
+) -> tuple[Figure, np.ndarray]:
+    """A grid of panels in the book's style: an array of axes of shape ``(nrows, ncols)``.
+
+    ``width`` is each panel's width (by default :data:`FIGURE_WIDTH` shared by the columns) and
+    ``height`` each row's height, in inches. ``row_titles`` (one per row) title each row of panels
+    above its panels' own titles. Other keyword arguments go to :meth:`~matplotlib.figure.Figure.subplots`
+    (``sharex``, ``sharey``, ``gridspec_kw``, …).
+    """
+    panel = FIGURE_WIDTH / ncols if width is None else width
+    if row_titles is not None:
+        if len(row_titles) != nrows:
+            raise ValueError(f"panel_grid: {len(row_titles)} row titles for {nrows} rows")
+        fig, rows = panel_rows([ncols] * nrows, heights=[height] * nrows, titles=row_titles,
+                               width=panel * ncols, **subplots)  # fmt: skip
+        return fig, np.array(rows)
+    use_style()
+    fig = plt.figure(figsize=(panel * ncols, height * nrows), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False, **subplots)
+    _panel_style(axes.flat)
+    return fig, axes
+
+
+def panel_rows(
+    ncols: Sequence[int],
+    *,
+    heights: Sequence[float],
+    titles: Sequence[str] | None = None,
+    width: float = FIGURE_WIDTH,
+    **subplots: Any,
+) -> tuple[Figure, list[np.ndarray]]:
+    """Rows of panels laid out independently (one sub-figure each): ``ncols[i]`` panels in row ``i``,
+    ``heights[i]`` inches high, with an optional bold title above each row.
+
+    Each row's panels share its width (``width`` inches in all), whatever the other rows hold: a
+    row of two survival curves above a row holding one wide forest plot, say. Returns the figure and
+    one array of axes per row. An empty title leaves its row untitled. Other keyword arguments go to
+    :meth:`~matplotlib.figure.SubFigure.subplots`.
+    """
+    use_style()
+    fig = plt.figure(figsize=(width, sum(heights)), layout="constrained")
+    subs = fig.subfigures(len(ncols), 1, height_ratios=list(heights), squeeze=False)[:, 0]
+    rows = [sub.subplots(1, n, squeeze=False, **subplots)[0] for sub, n in zip(subs, ncols, strict=True)]
+    for sub, title in zip(subs, titles or (), strict=False):
+        if title:
+            sub.suptitle(title, fontsize=mpl.rcParams["axes.titlesize"], fontweight="bold")
+    for row in rows:
+        _panel_style(row)
+    return fig, rows
+
+
+def panel_mosaic(
+    layout: Sequence[Sequence[str]], *, width: float | None = None, height: float = 2.8, **subplots: Any
+) -> tuple[Figure, dict[str, Axes]]:
+    """Panels laid out by name (:meth:`~matplotlib.figure.Figure.subplot_mosaic`) in the book's style.
+
+    ``layout`` lists the rows, each a list of panel names; a name repeated spans several cells.
+    ``width`` is the width of one column (by default :data:`FIGURE_WIDTH` shared by the columns) and
+    ``height`` each row's height, in inches.
+    """
+    use_style()
+    nrows, ncols = len(layout), len(layout[0])
+    panel = FIGURE_WIDTH / ncols if width is None else width
+    fig = plt.figure(figsize=(panel * ncols, height * nrows), layout="constrained")
+    axes = fig.subplot_mosaic([list(row) for row in layout], **subplots)
+    _panel_style(axes.values())
+    return fig, axes
+
+
+def panel_row(ncols: int, *, width: float | None = None, height: float = 3.0) -> tuple[Figure, np.ndarray]:
+    """A row of ``ncols`` panels in the book's style (``width`` per panel: see :func:`panel_grid`)."""
+    fig, axes = panel_grid(1, ncols, width=width, height=height)
+    return fig, axes[0]
+
+
+# --- legibility ----------------------------------------------------------------------------------
+
+
+class LegibilityError(ValueError):
+    """A figure has text smaller than :data:`MIN_FONT_SIZE` at the book's :data:`RENDERED_WIDTH`."""
+
+
+@dataclass(frozen=True)
+class TextSize:
+    """One piece of text a figure draws: what it says, where it is, and its size in points.
+
+    ``size`` is the font size the figure was drawn with; ``rendered`` the size a reader sees once the
+    figure (saved with ``bbox_inches="tight"``) is shrunk to the book's width.
+    """
+
+    text: str
+    role: str
+    size: float
+    rendered: float
+
+
+class _TextRecorder(RendererAgg):
+    """An Agg renderer that notes every string drawn, with its font size and its artist."""
+
+    def __init__(self, width: float, height: float, dpi: float) -> None:
+        super().__init__(width, height, dpi)
+        self.drawn: list[tuple[str, float, Any]] = []
+
+    def draw_text(self, gc: Any, x: float, y: float, s: str, prop: Any, angle: float,
+                  ismath: Any = False, mtext: Any = None) -> None:  # fmt: skip
+        if s.strip():
+            self.drawn.append((s, float(prop.get_size_in_points()), mtext))
+        super().draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+
+
+def _roles(fig: Any) -> dict[int, str]:
+    """What each text artist of ``fig`` is (``"title"``, ``"x label"``, ``"tick label"``, …), by id."""
+    roles: dict[int, str] = {}
+
+    def legend(leg: Any) -> None:
+        if leg is not None:
+            roles.update({id(t): "legend" for t in leg.get_texts()})
+            roles[id(leg.get_title())] = "legend title"
+
+    def axes(ax: Axes) -> None:
+        for title in (ax.title, ax._left_title, ax._right_title):
+            roles[id(title)] = "title"
+        for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+            roles[id(axis.label)] = f"{name} label"
+            roles[id(axis.get_offset_text())] = f"{name} offset"
+            for tick in [*axis.majorTicks, *axis.minorTicks]:
+                roles[id(tick.label1)] = roles[id(tick.label2)] = f"{name} tick label"
+        legend(ax.get_legend())
+        for child in ax.child_axes:  # secondary axes
+            axes(child)
+
+    def figure(f: Any, top: bool) -> None:
+        for ax in f.get_axes():
+            axes(ax)
+        for leg in f.legends:
+            legend(leg)
+        for attr in ("_suptitle", "_supxlabel", "_supylabel"):
+            if getattr(f, attr, None) is not None:
+                title = "figure title" if top else "row title"
+                roles[id(getattr(f, attr))] = title if attr == "_suptitle" else "figure label"
+        for sub in f.subfigs:
+            figure(sub, False)
+
+    figure(fig, True)
+    return roles
+
+
+def legibility(fig: Figure, rendered_width: float = RENDERED_WIDTH) -> tuple[float, list[TextSize]]:
+    """Every text ``fig`` draws, at the size a reader sees it, and the figure's saved width.
+
+    The figure is drawn once (its layout engine included); its saved width is that of its tight
+    bounding box plus the padding ``savefig`` adds (``bbox_inches="tight"``). A figure wider than
+    ``rendered_width`` is shrunk to it, so each text's rendered size is
+    ``size × min(1, rendered_width / saved width)``.
+
+    Returns ``(saved width in inches, texts)``.
+    """
+    renderer = _TextRecorder(fig.bbox.width, fig.bbox.height, fig.dpi)
+    fig.draw(renderer)  # runs the figure's layout engine, as savefig does
+    saved = fig.get_tightbbox(renderer).width + 2 * mpl.rcParams["savefig.pad_inches"]
+    scale = min(1.0, rendered_width / saved)
+    roles = _roles(fig)
+    texts = [
+        TextSize(text, roles.get(id(artist), "text"), size, size * scale)
+        for text, size, artist in renderer.drawn
+    ]
+    return saved, texts
+
+
+def check_legible(fig: Figure, name: str, *, minimum: float = MIN_FONT_SIZE) -> None:
+    """Raise :class:`LegibilityError` naming the figure and its texts smaller than ``minimum`` points
+    at the book's width (:func:`legibility`)."""
+    saved, texts = legibility(fig)
+    small = [t for t in texts if t.rendered < minimum - 1e-6]
+    if not small:
+        return
+    groups: dict[tuple[str, float, float], list[str]] = {}  # (role, size, shown size) → the texts
+    for t in small:
+        texts_of = groups.setdefault((t.role, t.size, t.rendered), [])
+        if t.text not in texts_of:
+            texts_of.append(t.text)
+    ordered = sorted(groups.items(), key=lambda g: (g[0][2], g[0][0]))
+
+    def said(role: str, size: float, shown: float, words: list[str]) -> str:
+        quoted = ", ".join(repr(w) for w in words[:3]) + (", …" if len(words) > 3 else "")
+        return f"{role} {quoted}: {size:g} pt drawn, {shown:.1f} pt shown"
+
+    listed = "; ".join(said(*key, words) for key, words in ordered[:6])
+    more = f" (and {len(ordered) - 6} more kinds of text)" if len(ordered) > 6 else ""
+    shrink = (
+        f"the figure is {saved:.2f} in wide and is shown {RENDERED_WIDTH:.2f} in wide"
+        if saved > RENDERED_WIDTH
+        else "the figure is shown at its own size"
+    )
+    raise LegibilityError(
+        f"figure {name!r} has text smaller than {minimum:g} pt as the book shows it ({shrink}): "
+        f"{listed}{more}. Use fewer panels per row, a narrower figure or larger fonts "
+        f"(dpnet.plotting.STYLE; at most {FIGURE_WIDTH:.2f} in wide, nothing below {minimum:g} pt)."
+    )
 
 
 def power_curves(
@@ -102,8 +382,13 @@ def critical_budget_heatmap(
     title: str = "",
     vmax: float | None = None,
     fmt: str = "{:.2f}",
-) -> None:
-    """Annotated heat map of ε* (rows n, columns p), viridis as in the paper."""
+    colorbar: bool = True,
+) -> Any:
+    """Annotated heat map of ε* (rows n, columns p), viridis as in the paper; returns the image.
+
+    ``colorbar=False`` leaves out the panel's colour bar, for panels that share one
+    (``fig.colorbar(image, ax=axes)``).
+    """
     data = np.asarray(table, dtype=float)
     image = ax.imshow(
         data, cmap="viridis", vmin=0, vmax=vmax if vmax is not None else np.nanmax(data), aspect="auto"
@@ -113,14 +398,16 @@ def critical_budget_heatmap(
             value = data[i, j]
             text = "—" if not np.isfinite(value) else fmt.format(value)
             shade = "white" if not np.isfinite(value) or value < 0.6 * (vmax or np.nanmax(data)) else "black"
-            ax.text(j, i, text, ha="center", va="center", color=shade, fontsize=9)
+            ax.text(j, i, text, ha="center", va="center", color=shade)
     ax.set_xticks(range(len(p_values)), [f"{p:g}" for p in p_values])
     ax.set_yticks(range(len(n_values)), [str(n) for n in n_values])
     ax.set_xlabel("signal accuracy $p$")
     ax.set_ylabel("agents $n$")
     ax.grid(False)
     ax.set_title(title)
-    ax.figure.colorbar(image, ax=ax, label=r"$\varepsilon^*$")
+    if colorbar:
+        ax.figure.colorbar(image, ax=ax, label=r"$\varepsilon^*$")
+    return image
 
 
 def dilemma_figure(
@@ -150,7 +437,7 @@ def dilemma_figure(
     i, j = n_list.index(n_panel), p_list.index(p_panel)
     pw = np.asarray(power, dtype=float)
     se = None if errors is None else np.asarray(errors, dtype=float)
-    fig, ax = panel_row(3)
+    fig, ax = panel_row(3, height=3.2)
     over_n = {f"n = {n}": k for k, n in enumerate(n_list)}
     power_curves(
         ax[0], eps, {label: pw[k, j] for label, k in over_n.items()},
@@ -171,11 +458,12 @@ def dilemma_figure(
 
 
 def _plain(value: float, _pos: Any = None) -> str:
-    return f"{value:g}"
+    return formatted(value, "g")
 
 
 def fixed_ticks(axis: Axis, values: Iterable[float]) -> None:
-    """Major ticks at exactly ``values`` with plain labels (``f"{v:g}"``, no mathtext), no minor ticks."""
+    """Major ticks at exactly ``values`` with plain labels (``f"{v:g}"``, powers of ten as ``10⁶``, no
+    mathtext), no minor ticks."""
     axis.set_major_locator(FixedLocator(list(values)))
     axis.set_major_formatter(FuncFormatter(_plain))
     axis.set_minor_locator(NullLocator())
@@ -221,7 +509,7 @@ def plot_error_rates(
 
     Each record holds the rate under ``kind`` and its interval (e.g. 95 % Clopper–Pearson) under
     ``kind + "_lo"`` and ``kind + "_hi"`` (the flat records of
-    :func:`~dpnet.inference.error_rate_task`). ``shift`` multiplies ``x``, to spread overlapping
+    :func:`~dpnet.inference.rates.error_rate_task`). ``shift`` multiplies ``x``, to spread overlapping
     markers on a log axis; ``faint`` draws a thin, translucent curve (an uncontrolled error).
     """
     y = np.array([r[kind] for r in records], dtype=float)
@@ -274,7 +562,7 @@ def km_curves(
     if xmax is not None:
         ax.set_xlim(0, xmax)
     ax.grid(alpha=GRID_ALPHA)
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(loc="lower left")
 
 
 def forest_plot(ax: Axes, rows: Sequence[Mapping[str, Any]], *, xlabel: str = "log hazard ratio") -> None:
@@ -289,10 +577,10 @@ def forest_plot(ax: Axes, rows: Sequence[Mapping[str, Any]], *, xlabel: str = "l
         ax.errorbar(row["coef"], y, xerr=[[row["coef"] - row["ci_low"]], [row["ci_high"] - row["coef"]]],
                     fmt="o", color=color, capsize=3, ms=5)  # fmt: skip
         if "p" in row:
-            ax.annotate(f"p = {row['p']:.2g}", (row["ci_high"], y), xytext=(4, 0),
-                        textcoords="offset points", va="center", fontsize=7.5)  # fmt: skip
+            ax.annotate(f"p = {number(row['p'], 2)}", (row["ci_high"], y), xytext=(4, 0),
+                        textcoords="offset points", va="center", fontsize=SMALL)  # fmt: skip
     ax.axvline(0, color="0.3", lw=0.8, ls=":")
-    ax.set_yticks(range(len(rows)), [r["label"] for r in rows][::-1], fontsize=8)
+    ax.set_yticks(range(len(rows)), [r["label"] for r in rows][::-1])
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.set_xlabel(xlabel)
     ax.grid(alpha=GRID_ALPHA, axis="x")
@@ -401,8 +689,8 @@ def distance_paths(ax: Axes, distances: Mapping[str, ArrayLike], *, title: str, 
         ax.plot(np.arange(1, values.size + 1), np.maximum(values, floor), color=f"C{k}", label=label)
     ax.set(xscale="log", yscale="log", ylim=(0.8 * floor, 1.2), xlabel="iteration t",
            ylabel="TVD to non-private", title=title)  # fmt: skip
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    ax.legend()
+    ax.grid(alpha=GRID_ALPHA)
 
 
 def sample_paths(ax: Axes, t: ArrayLike, paths: ArrayLike, *, color: str = "C0", alpha: float = 0.15) -> None:

@@ -109,7 +109,7 @@ def rr_power(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float
 def critical_budget_argmin(eps_grid: ArrayLike, power: ArrayLike, beta_ind: float) -> float:
     """ε* as the published figures compute it: the grid point minimising ``|β_IND − β(ε)|``.
 
-    Ties go to the smallest ε (``numpy.argmin``); NaN powers are ignored. Returns NaN when the power
+    Ties go to the smallest ε (``numpy.argmin``); ``NaN`` powers are ignored. Returns ``NaN`` when the power
     never reaches ``β_IND`` on the grid (the argmin would then name a budget at which the group
     still loses).
     """

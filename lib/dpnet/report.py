@@ -5,7 +5,7 @@ chapter does it. A chapter records checks and deviations for the items it covers
 (:meth:`dpnet.results.Results.checks`, :meth:`~dpnet.results.Results.deviation`); the report reads them
 from ``results/*/metrics.json``.
 
-The status of an item is one of :data:`STATUSES`; :data:`STATUS_MEANINGS` says what each means.
+The status of an item is one of :data:`~dpnet.report.STATUSES`; :data:`STATUS_MEANINGS` says what each means.
 :func:`items_markdown` writes the report's entries as MyST: one anchored entry per item, linked to its
 figure or table in the chapter and to the reproduction notes, and one anchored line per check, which
 the chapters' badges link to.
@@ -13,11 +13,14 @@ the chapters' badges link to.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from dpnet.formatting import times_ten
 from dpnet.reference.catalogue import CATALOGUE, Item
 from dpnet.results import BADGES, check_label, load_metrics, results_root
 
@@ -25,8 +28,11 @@ __all__ = [
     "CATALOGUE",
     "STATUSES",
     "STATUS_MEANINGS",
+    "CheckCounts",
     "Item",
     "build_mode",
+    "chapter_check_counts",
+    "check_counts",
     "check_table",
     "deviation_table",
     "entries",
@@ -50,6 +56,7 @@ STATUS_MEANINGS: dict[str, str] = {
     "not checked in this run": "the chapter ran with parameters other than the paper's",
     "not yet": "the chapter has not been written, or has not been run",
 }
+#: The statuses, in the order of :data:`STATUS_MEANINGS`.
 STATUSES: tuple[str, ...] = tuple(STATUS_MEANINGS)
 
 #: How the report names what a check compares with.
@@ -84,9 +91,63 @@ def _item_status(entry: dict | None, chapter_ran: bool) -> str:
     return "reproduced with documented deviation" if entry.get("deviations") else "reproduced"
 
 
+@dataclass(frozen=True)
+class CheckCounts:
+    """How many checks passed, failed, and were undecided (undefined for the run's parameters)."""
+
+    passed: int = 0
+    failed: int = 0
+    undecided: int = 0
+
+    @property
+    def decided(self) -> int:
+        """The checks that passed or failed."""
+        return self.passed + self.failed
+
+    @property
+    def total(self) -> int:
+        """Every check, decided or not."""
+        return self.decided + self.undecided
+
+
+def check_counts(checks: Iterable[Mapping[str, Any]]) -> CheckCounts:
+    """Count recorded checks (as :meth:`dpnet.results.Results.checks` stores them) by outcome.
+
+    Parameters
+    ----------
+    checks
+        Checks of ``metrics.json``: mappings whose ``"passed"`` is True, False or None (undecided).
+
+    Returns
+    -------
+    CheckCounts
+        How many passed, failed and were undecided.
+    """
+    outcomes = [check["passed"] for check in checks]
+    decided = [bool(o) for o in outcomes if o is not None]
+    return CheckCounts(passed=sum(decided), failed=decided.count(False), undecided=outcomes.count(None))
+
+
+def chapter_check_counts(metrics: Mapping[str, Any] | None) -> CheckCounts:
+    """Count every check a chapter recorded, over all its catalogue items.
+
+    Parameters
+    ----------
+    metrics
+        The chapter's ``metrics.json`` (:func:`dpnet.results.load_metrics`); None when it has not run.
+
+    Returns
+    -------
+    CheckCounts
+        The chapter's checks by outcome (all zero when it has none, or has not run).
+    """
+    entries = (metrics or {}).get("reproduction", {}).values()
+    return check_counts(check for entry in entries for check in entry["checks"])
+
+
 def _passed(checks: list[dict[str, Any]]) -> str:
-    decided = [c["passed"] for c in checks if c["passed"] is not None]
-    return f"{sum(decided)}/{len(decided)}" if decided else ""
+    counts = check_counts(checks)
+    return f"{counts.passed}/{counts.decided}" if counts.decided else ""
 
 
 def _chapter_metrics(results_dir: Path | None) -> dict[str, dict | None]:
@@ -167,8 +228,9 @@ def items_markdown(results_dir: Path | None = None) -> str:
             head += " Deviations: " + "; ".join(deviations) + "."
         blocks.append(head)
         for check in entry.get("checks", []):
-            line = f"{BADGES[check['passed']]} {check['claim']}" + (
-                f": {check['detail']}" if check["detail"] else ""
+            # claims and details are written by code with :g formats: no exponent notation for people
+            line = f"{BADGES[check['passed']]} {times_ten(check['claim'])}" + (
+                f": {times_ten(check['detail'])}" if check["detail"] else ""
             )
             line += f" *({_AGAINST_TEXT.get(check.get('against', ''), _UNCLASSIFIED)})*"
             if check.get("name"):

@@ -149,7 +149,11 @@ class Results:
             A number (or a short string).
         fmt
             A format spec (``".3f"``, ``","``): the value is glued already formatted, so the prose
-            writes ``{glue:text}`name``` without one.
+            writes ``{glue:text}`name``` without one. An exponent is written as a power of ten
+            (``".1e"`` glues ``2.5×10⁻¹⁶``, not ``2.5e-16``; :func:`dpnet.formatting.formatted`).
+            Without a spec, an integer from 1,000 on is glued with thousands separators
+            (``12,721``) and a float whose repr has an exponent as a power of ten (``10⁻⁵``); other
+            values as they are.
         undefined
             What the prose shows when the value is not a finite number ("undefined: no crossing on
             the grid"): a few words saying why. Without it, a non-finite value is an error: the
@@ -159,6 +163,8 @@ class Results:
         a number that ``{glue:text}`name:.2f``` can format.
         """
         from myst_nb import glue
+
+        from dpnet.formatting import count, formatted, times_ten
 
         if isinstance(value, np.generic):
             value = value.item()
@@ -170,7 +176,11 @@ class Results:
                 )
             shown: Any = undefined
         else:
-            shown = value if fmt is None else format(value, fmt)
+            shown = value if fmt is None else formatted(value, fmt)
+            if fmt is None and isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 1000:
+                shown = count(value)
+            elif fmt is None and isinstance(value, float) and "e" in repr(value):
+                shown = times_ten(repr(value))
         glue(name, shown, display=False)
         self.metric(name, value)
 
@@ -199,12 +209,36 @@ class Results:
         ``name`` is also the figure's label in the chapter (``mystnb: figure: name:``): an item key
         (``p003-fig1``), an item key and a variant (``p003-fig2-as-published``), or, for a figure of the
         book's own, a name that does not look like an item key.
+
+        A figure with text smaller than 8 pt as the book shows it (shrunk to the book's column) is
+        refused with :class:`dpnet.plotting.LegibilityError`, naming the figure and the text
+        (:func:`dpnet.plotting.check_legible`).
         """
+        from dpnet.plotting import check_legible
+
         self._check_key(name)
+        try:
+            check_legible(fig, name)
+        except ValueError:
+            import matplotlib.pyplot as plt
+
+            plt.close(fig)
+            raise
         png = self.directory / "figures" / f"{name}.png"
         fig.savefig(png, dpi=150, bbox_inches="tight", metadata={"Software": None})
         fig.savefig(png.with_suffix(".svg"), bbox_inches="tight", metadata={"Date": None})
         _show(fig)
+
+    def show_table(self, frame: Any, **options: Any) -> Any:
+        """A table for the reader: ``frame`` formatted for people, to be the cell's last expression.
+
+        Counts with thousands separators, other numbers with consistent significant digits, no
+        exponent notation, a dash (explained under the table) for undefined values. ``options`` go to
+        :func:`dpnet.formatting.for_people` (``digits``, ``formats``, ``undefined``, ``index``).
+        """
+        from dpnet.formatting import for_people
+
+        return for_people(frame, **options)
 
     def table(self, frame: Any, name: str) -> None:
         """Write a pandas DataFrame to ``tables/<name>.csv`` (``name`` as for :meth:`figure`)."""

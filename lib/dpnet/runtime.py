@@ -122,9 +122,9 @@ def time_dp_test(
 
     *local*: every centre's partial log-likelihood at ``{0, θ₁}`` (eq. 3) plus its ``K × 2`` Laplace draws
     of scale ``ΔK|Θ|/ε`` (``Δ = 2|θ₁|``, binary covariate); *communication*: ``K`` rounds of ``T``
-    iterations of eq. (12) in log space (:func:`~dpnet.inference.iterate_log_beliefs`) and the GM
+    iterations of eq. (12) in log space (:func:`~dpnet.inference.trajectories.iterate_log_beliefs`) and the GM
     statistic. ``K`` and ``T`` depend on the centres' likelihoods, so they
-    are computed between the two phases (untimed) by :func:`~dpnet.survival.code_schedule` with the
+    are computed between the two phases (untimed) by :func:`~dpnet.survival.studies.code_schedule` with the
     paper's noise ``ΔK|Θ|/ε``.
     """
     xs, ts, ev = check_cohort(x, time_, event)
@@ -167,9 +167,9 @@ def time_he_test(
 
     ``grid`` is the public time grid (it must hold every event time). *setup*: key generation (skipped,
     0 s, when ``keys`` are given) and every party loading the public context; *local*: each centre's
-    counts (:func:`~dpnet.survival.risk_set_counts`) and their encryption; *communication*: the
+    counts (:func:`~dpnet.survival.binary.risk_set_counts`) and their encryption; *communication*: the
     aggregator deserialising and adding all ciphertexts; *decryption*: the key holder decrypting and
-    fitting the pooled Cox model (:meth:`~dpnet.survival.BinaryCox.lrt`).
+    fitting the pooled Cox model (:meth:`~dpnet.survival.binary.BinaryCox.lrt`).
     """
     xs, ts, ev = check_cohort(x, time_, event)
     labels, n = _labels(centres, len(xs))

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-import matplotlib.pyplot as plt
 import networkx as nx
 import numpy as np
 import pandas as pd
@@ -30,6 +29,7 @@ from scipy import stats
 from dpnet import estimation as est
 from dpnet import plotting
 from dpnet.estimation import EstimationData, GraphFacts, NoiseDensity, Run
+from dpnet.formatting import for_people
 from dpnet.layout import spring_layout
 from dpnet.networks import metropolis_hastings, neighbour_weights
 from dpnet.params import (
@@ -154,6 +154,7 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     return Footprint(memory=max(spectrum, paths + scales, moments), seconds=seconds)
 
 
+#: The chapter's parameters, each declared once (:class:`~dpnet.params.Schema`).
 SCHEMA = Schema(
     {
         **COMMON,
@@ -258,7 +259,7 @@ class Networks:
 
     def spectrum(self, name: str) -> dict[str, float]:
         """β*, β* to the power T, t*, the largest neighbour weight a and the starting spread √n σ of a
-        dataset (nan when the run leaves it out)."""
+        dataset (``nan`` when the run leaves it out)."""
         if name not in self.facts:
             return dict.fromkeys(("beta", "beta_T", "tstar", "a_max", "spread"), math.nan)
         f, d = self.facts[name], self.data[name]
@@ -278,11 +279,11 @@ class Networks:
         } for name, f in self.facts.items()])  # fmt: skip
 
     def styled_table(self) -> Any:
-        """:attr:`table` with each column at a readable precision."""
-        formats = {"β*": "{:.7f}", "λ_n": "{:.4f}", "a = max a_ij": "{:.4f}", "mean a_i": "{:.3f}",
-                   "t* = Σ 1/(1−λ²)": "{:,.0f}", "Σ 1/(3−2λ)": "{:,.0f}", "Thm 4.1 constant": "{:,.1f}",
-                   "Thm 4.2 constant": "{:,.1f}"}  # fmt: skip
-        return self.table.style.format(formats).hide(axis="index")
+        """:attr:`table` for people (:func:`~dpnet.formatting.for_people`), β* to the 7 digits that tell it
+        from 1."""
+        digits = {"β*": 7, "λ_n": 4, "a = max a_ij": 4, "t* = Σ 1/(1−λ²)": 5, "Σ 1/(3−2λ)": 4,
+                  "Thm 4.1 constant": 4}  # fmt: skip
+        return for_people(self.table, digits=digits)
 
     def metrics(self) -> dict[str, Any]:
         return {
@@ -311,7 +312,8 @@ class Networks:
 
     def figure(self, rng: np.random.Generator) -> Figure:
         """The four panels of Figure 2; ``rng`` places the US grid's force-directed drawing."""
-        fig, axes = plotting.panel_row(4, width=3.6, height=3.4)
+        fig, grid = plotting.panel_grid(2, 2, height=3.0)
+        axes = grid.ravel()
         for ax in axes:
             ax.set_axis_off()
         german, us = self.data.get("german_households"), self.data.get("us_power_grid")
@@ -328,7 +330,8 @@ class Networks:
             plotting.network_drawing(
                 axes[1], german.positions, np.array(german.graph.edges), german.xi.mean(axis=1)
             )
-            axes[1].set_title(f"(b) geometric graph, n = {german.n}, m = {german.graph.number_of_edges()}")
+            m = german.graph.number_of_edges()
+            axes[1].set_title(f"(b) geometric graph, n = {german.n:,}, m = {m:,}")
         if us is not None:
             axes[2].set_axis_on()
             _lognormal_panel(axes[2], _degrees(us), "degree + 1", "C0", n_bins=12)
@@ -336,7 +339,7 @@ class Networks:
             plotting.log_ticks(axes[2].xaxis, _degrees(us))
             pos = spring_layout(us.graph, rng, k=6 / np.sqrt(us.n), cutoff=1.0)
             plotting.network_drawing(axes[3], pos, np.array(us.graph.edges), us.xi.mean(axis=1))
-            axes[3].set_title(f"(d) US power grid, n = {us.n}, m = {us.graph.number_of_edges()}")
+            axes[3].set_title(f"(d) US power grid, n = {us.n:,}, m = {us.graph.number_of_edges():,}")
         return fig  # fmt: skip
 
 
@@ -352,7 +355,7 @@ def _lognormal_panel(ax: Any, values: NDArray[np.float64], label: str, colour: s
     ax.plot(x, stats.lognorm.pdf(x, sd, scale=np.exp(mu)), "--", color=colour,
             label=f"log-normal μ = {mu:.2f}, σ = {sd:.2f}")  # fmt: skip
     ax.set(xscale="log", yscale="log")
-    ax.legend(fontsize=6)
+    ax.legend(fontsize=plotting.SMALL)
 
 
 def networks(P: Parameters) -> Networks:
@@ -463,7 +466,7 @@ class NoiseComparison:
     def figure(self) -> Figure:
         """(a) the densities; (b) their log-slopes against the ε-DP bound ε/Δ (dotted: not ε-DP)."""
         u = np.linspace(-6, 6, 1201)
-        fig, axes = plotting.panel_row(2, width=5.0, height=3.4)
+        fig, axes = plotting.panel_row(2, height=3.2)
         for k, density in enumerate(self.densities):
             style = {"color": f"C{k}", "lw": 1.5, "ls": "-" if density.is_dp(1.0, 1.0) else ":"}
             axes[0].plot(u, density.pdf(u), label=density.name, **style)
@@ -471,8 +474,8 @@ class NoiseComparison:
         axes[1].axhline(1.0, color="0.2", ls="--", lw=1, label="ε/Δ")
         axes[0].set(xlabel="u", ylabel="density p(u)", title="(a) noise densities")
         axes[1].set(xlabel="u", ylabel="|d log p / du|", ylim=(0, 2.5), title="(b) the ε-DP constraint")
-        axes[0].legend(fontsize=7)
-        axes[1].legend(fontsize=7)
+        axes[0].legend(fontsize=plotting.SMALL)
+        axes[1].legend(fontsize=plotting.SMALL)
         return fig
 
 
@@ -535,14 +538,14 @@ class SamplePaths:
 
     @property
     def german_rate(self) -> tuple[float, float]:
-        """Figure 3: the fitted log-error per round of the German MVUE without DP, and log β* (nan without
+        """Figure 3: the fitted log-error per round of the German MVUE without DP, and log β* (``nan`` without
         the German households)."""
         rows = self.slopes.get("german_households", ())
         mvue = [r for r in rows if r["algorithm"] == "MVUE"]
         return (mvue[0]["slope"], mvue[0]["predicted"]) if mvue else (math.nan, math.nan)
 
     def final(self, name: str, calibration: str | None = None) -> tuple[float, NDArray, NDArray]:
-        """(error without DP, cost of privacy per ε, total error per ε) at T (nan without ``name``)."""
+        """(error without DP, cost of privacy per ε, total error per ε) at T (``nan`` without ``name``)."""
         if name not in self.eps:
             return math.nan, np.array([math.nan]), np.array([math.nan])
         run, m = self.runs[name, calibration or self.calibrations[0]], self.references[name]
@@ -553,8 +556,7 @@ class SamplePaths:
         """One row per dataset and ε: paths without DP, paths with DP, and the errors on log–log axes."""
         cal, other = self.calibrations
         rows = [(name, c, e) for name in self.names for c, e in enumerate(self.eps[name])]
-        with plt.rc_context(plotting.STYLE):
-            fig, axes = plt.subplots(len(rows), 3, figsize=(12, 3.2 * len(rows)), squeeze=False)
+        fig, axes = plotting.panel_grid(len(rows), 3, height=2.6)
         for (name, c, e), row in zip(rows, axes, strict=True):
             run, m = self.runs[name, cal], self.references[name]
             t = run.times
@@ -570,9 +572,7 @@ class SamplePaths:
             other_te = self.runs[name, other].total_error(m)[pos, c, 0]
             row[2].plot(t[pos], other_te, color="C1", lw=1, label=f"with DP ({other})")
             row[2].set(xscale="log", yscale="log", xlabel="t", ylabel="‖· − 𝟙m‖₂", title="errors")
-            row[2].grid(alpha=plotting.GRID_ALPHA)
-            row[2].legend(fontsize=6)
-        fig.tight_layout()
+        fig.legend(*axes[0, 2].get_legend_handles_labels(), loc="outside lower center", ncol=3)
         return fig  # fmt: skip
 
 
@@ -772,7 +772,7 @@ class NaiveNoise:
         ax[0].plot([], [], ":", color="0.2", label="exact RMS")
         ax[0].set(xscale="log", yscale="log", xlabel="t", ylabel="RMS of ‖ν_t − μ_t‖₂",
                   title=f"{self.label}, Lap(1) noise")  # fmt: skip
-        ax[0].legend(fontsize=7)
+        ax[0].legend(fontsize=plotting.SMALL)
         return fig
 
 
@@ -880,11 +880,10 @@ class BudgetSweep:
 
     def figure(self) -> Figure:
         """One row per dataset: the paper's calibration (left) and the authors' code (right)."""
-        n = len(self.labels)
-        with plt.rc_context(plotting.STYLE):
-            fig, axes = plt.subplots(n, 2, figsize=(11, 4.0 * n), squeeze=False, sharex=True)
+        fig, axes = plotting.panel_grid(len(self.labels), 2, height=3.0, sharex=True,
+                                        row_titles=list(self.labels.values()))  # fmt: skip
         titles = {"paper": "the paper's calibration", "authors_code": "as published (the authors' code)"}
-        for row, (name, label) in zip(axes, self.labels.items(), strict=True):
+        for row, name in zip(axes, self.labels, strict=True):
             for ax, cal in zip(row, ("paper", "authors_code"), strict=True):
                 for mech, colour in COLOURS.items():
                     s = self.summary
@@ -898,11 +897,9 @@ class BudgetSweep:
                     yscale="log",
                     xlabel="ε",
                     ylabel="error at t = T",
-                    title=f"{label}: {titles[cal]}",
+                    title=titles[cal],
                 )
-                ax.grid(alpha=plotting.GRID_ALPHA)
-        axes[0, 1].legend(fontsize=6, ncol=2)
-        fig.tight_layout()
+        fig.legend(*axes[0, 1].get_legend_handles_labels(), loc="outside lower center", ncol=4)
         return fig  # fmt: skip
 
 

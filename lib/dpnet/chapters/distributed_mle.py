@@ -44,10 +44,12 @@ from dpnet.params import (
     real,
 )
 from dpnet.plotting import (
+    SMALL,
     error_rate_axes,
     fixed_ticks,
     guarantee_line,
     log_ticks,
+    panel_grid,
     panel_row,
     plain_log,
     plot_error_rates,
@@ -161,6 +163,7 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     return Footprint(memory=memory, seconds=seconds)
 
 
+#: The chapter's parameters, each declared once (:class:`~dpnet.params.Schema`).
 SCHEMA = Schema(
     {
         **COMMON,
@@ -295,7 +298,7 @@ class Instance:
 
     @property
     def n_states(self) -> int:
-        """Number of states |Θ|."""
+        """Number of states ``|Θ|``."""
         return self.loglik.shape[1]
 
     @property
@@ -323,15 +326,15 @@ class Instance:
 
     @property
     def constants(self) -> pd.DataFrame:
-        """The constants the theorems use, as text."""
+        """The constants the theorems use (counts stay whole numbers: the values are an object column)."""
         s, p = self.spectral, self.problem
         values = [
             ("agents n", self.n), ("edges", self.edges), ("diameter", s.diameter), ("λ₂(A)", s.lambda_2),
             ("λₙ(A)", s.lambda_n), ("a* = SLEM((A+I)/2)", s.a_star), ("b* = SLEM(A)", s.b_star),
             ("|Θ*|", p.n_mle), ("gap l", p.gap), ("Γ", p.gamma), ("sensitivity Δ", self.delta),
         ]  # fmt: skip
-        shown = [(k, f"{v:d}" if isinstance(v, (int, np.integer)) else f"{v:.4f}") for k, v in values]
-        return pd.DataFrame(shown, columns=["constant", "value"])
+        return pd.DataFrame({"constant": [k for k, _ in values],
+                             "value": pd.Series([v for _, v in values], dtype=object)})  # fmt: skip
 
     def closed_form_error(self, T: int = CLOSED_FORM_ITERATIONS) -> float:
         """Largest relative error of ``2^{-T} φ_{i,T}(θ, θ₁)`` against ``Λ(θ, θ₁)/n``, over agents and θ."""
@@ -454,7 +457,8 @@ class Trajectories:
         """Alg 4, AM (with agent 1's rounds in grey), GM and the two-threshold frequencies against t."""
         T, K, n = self.iterations, self.K, self.alg4.shape[1]
         t = np.arange(T + 1)
-        fig, ax = panel_row(4, width=3.5, height=3.0)
+        fig, grid = panel_grid(2, 2, height=2.5)
+        ax = grid.ravel()
         panels = [(self.alg4, "Alg 4 (no privacy)"), (self.am, f"AM of K = {K} rounds"), (self.gm, "GM")]
         for a, (traj, title) in zip(ax[:3], panels, strict=True):
             if traj is self.am:
@@ -463,7 +467,8 @@ class Trajectories:
             for i in range(n):
                 a.plot(t, self.on_mle(traj[:, i]), lw=1.3, color=f"C{i % 10}", zorder=2)
             a.set(title=title, xlabel="iteration t", ylim=(-0.03, 1.03))
-        ax[0].set_ylabel("belief on Θ*")
+        for a in ax[[0, 2]]:
+            a.set_ylabel("belief on Θ*")
         for i in range(n):
             ax[3].plot(t, self.on_mle(self.counts[:, i]), lw=1.3, color=f"C{i % 10}")
             ax[3].plot(t, self.counts[:, i][:, ~self.mle].max(-1), lw=1.0, ls=":", color=f"C{i % 10}")
@@ -669,7 +674,7 @@ class EpsSweep:
 
     @property
     def agreement(self) -> pd.DataFrame:
-        """Largest |oracle − (T = iterations)| over ε, for each estimator and error type."""
+        """Largest ``|oracle − (T = iterations)|`` over ε, for each estimator and error type."""
         rows = []
         for curve, (name, _, _) in _ESTIMATORS.items():
             for kind, what in (("type1", "Type I"), ("type2", "Type II")):
@@ -681,7 +686,8 @@ class EpsSweep:
 
     @property
     def finite_gm_difference(self) -> float:
-        """Largest |GM Type I, oracle − GM Type I, Theorem 4.2's T and ϱ*| over ε."""
+        """Largest absolute difference over ε between GM's Type I error in the limit and with
+        Theorem 4.2's T and ϱ*."""
         a, b = self.records["gm"], self.records["gm-thm42"]
         return max(abs(x["type1"] - y["type1"]) for x, y in zip(a, b, strict=True))
 
@@ -709,7 +715,7 @@ class EpsSweep:
         nice = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]  # top-axis ticks
         to_snr, K41 = self.gap_per_unit_eps, self.schedules[eps[0]]["41"].K
         lo_snr, hi_snr = eps[0] * to_snr, eps[-1] * to_snr
-        fig, ax = panel_row(2, width=5.6, height=3.8)
+        fig, ax = panel_row(2, height=3.9)
         for a, panel in zip(ax, panels, strict=True):
             kind, agg, (thres, thres_name, marker), other, target, name, name42 = panel
             c, agg_name = colour[agg], agg.upper()
@@ -729,7 +735,7 @@ class EpsSweep:
             top = a.secondary_xaxis("top", functions=(lambda e: e * to_snr, lambda s: s / to_snr))
             fixed_ticks(top.xaxis, [v for v in nice if lo_snr <= v <= hi_snr] or [lo_snr, hi_snr])
             top.set_xlabel(f"gap in noise scales l/b (K = {K41})")
-            a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7)
+            a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=SMALL)
         return fig  # fmt: skip
 
 
@@ -821,7 +827,7 @@ class KSweep:
     def figure(self) -> Figure:
         """Type I (left) and Type II (right) against K on a log₂ axis, Theorem 4.1's K marked."""
         Ks, rec = self.Ks, self.records
-        fig, ax = panel_row(2, width=5.6, height=3.6)
+        fig, ax = panel_row(2, height=3.6)
         plot_error_rates(ax[0], Ks, rec["gm"], "type1", label="GM", color="C0")
         plot_error_rates(ax[0], Ks, rec["thres1"], "type1", label="Θ̂¹", color="C2", marker="^")
         plot_error_rates(
@@ -840,7 +846,7 @@ class KSweep:
             fixed_ticks(a.xaxis, Ks)
             a.axvline(self.K_thm41, color="0.5", lw=1, ls="-.", label=f"Thm 4.1: K = {self.K_thm41}")
             a.set_xlabel(f"rounds K (ε = {self.eps:g})")
-            a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7)
+            a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=SMALL)
         return fig  # fmt: skip
 
 
@@ -912,7 +918,7 @@ class GapSweep:
     def met_from(self, name: str, kind: str, target: float) -> float:
         """The smallest gap from which every rate of ``name`` meets ``target`` within Monte Carlo error.
 
-        The first gap when every rate meets it; nan when the rate at the largest gap does not.
+        The first gap when every rate meets it; ``nan`` when the rate at the largest gap does not.
         """
         ok = [not inf.exceeds_target(r, kind, target) for r in self.records[name]]
         return next((g for i, g in enumerate(self.gaps) if all(ok[i:])), math.nan)
@@ -945,12 +951,13 @@ class GapSweep:
         return min(self.records[name], key=lambda r: abs(r["gap"] - gap))
 
     def p_win_at(self, gap: float) -> float:
-        """The fraction of rounds the MLE state wins at ``gap`` (a gap of the sweep; nan for nan)."""
+        """The fraction of rounds the MLE state wins at ``gap`` (a gap of the sweep; ``nan`` for ``nan``)."""
         return math.nan if math.isnan(gap) else self.p_win[self.gaps.index(gap)]
 
     @property
     def exact_from(self) -> float:
-        """The smallest gap at which Corollary 4.4 recovers Θ* with probability at least β − α (nan: none)."""
+        """The smallest gap at which Corollary 4.4 recovers Θ* with probability at least β − α (``nan``:
+        none)."""
         ok = [r["gap"] for r in self.records["cor44"] if r["exact"] >= self.beta - self.alpha]
         return min(ok) if ok else math.nan
 
@@ -1000,7 +1007,7 @@ class GapSweep:
             (2, "thres2", "type2", f"Θ̂² Type II (K = {K43})", "C3", "v"),
             (2, "cor44", "miss_exact", f"Cor 4.4: Θ̂ ≠ Θ* (K = {K44})", "C4", "D"),
         )
-        fig, ax = panel_row(3, width=4.3, height=3.6)
+        fig, ax = panel_row(3, height=4.2)
         for j, name, kind, label, color, marker in curves:
             plot_error_rates(ax[j], gaps, rec[name], kind, label=label, color=color, marker=marker)
         guarantee_line(ax[0], 1 - self.beta, "1 − β")
@@ -1009,11 +1016,11 @@ class GapSweep:
         guarantee_line(ax[2], 1 - (self.beta - self.alpha), "1 − (β − α)", ls="-.")
         am_top = max(0.2, max(r["type2_hi"] for name in ("AM, paper", "AM, corrected") for r in rec[name]))
         frames = (("type2", "AM (Thm 4.1)", am_top), ("type1", "GM (Thm 4.1)", 1.0),
-                  ("exact", "two thresholds (Thm 4.3, Cor 4.4)", 1.0))  # fmt: skip
+                  ("exact", "two thresholds\n(Thm 4.3, Cor 4.4)", 1.0))  # fmt: skip
         for a, (kind, title, top) in zip(ax, frames, strict=True):
             error_rate_axes(a, kind, top)
             a.set(xlabel="gap l/b (noise scales)", title=title)
-            a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7)
+            a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=SMALL)
         ax[2].set_ylabel("error")
         fig.suptitle(
             f"Guarantees against the likelihood gap: n = {self.n_agents}, |Θ| = {self.n_states}, |Θ*| = 1"
@@ -1087,17 +1094,17 @@ class WinFloor:
     Attributes
     ----------
     n_states, beta, rounds
-        The chapter's |Θ|, β and Theorem 4.1's AM rounds (``"AM, paper"``, ``"AM, corrected"``).
+        The chapter's ``|Θ|``, β and Theorem 4.1's AM rounds (``"AM, paper"``, ``"AM, corrected"``).
     states
-        The |Θ| of the win-probability count.
+        The ``|Θ|`` of the win-probability count.
     win, lo, hi
-        Per |Θ|: the fraction of rounds won, and its 95 % Clopper–Pearson interval.
+        Per ``|Θ|``: the fraction of rounds won, and its 95 % Clopper–Pearson interval.
     n_rounds
-        Rounds behind each fraction (replications × :data:`FLOOR_ROUNDS`).
+        Rounds behind each fraction (replications × ``FLOOR_ROUNDS``).
     factor, replications
         The multiple of the chapter's replications used, and the replications per point.
     never
-        Per K of the grid: AM's record at zero gap with the chapter's |Θ| (its Type II error is the
+        Per K of the grid: AM's record at zero gap with the chapter's ``|Θ|`` (its Type II error is the
         probability that θ* never wins).
     """
 
@@ -1147,9 +1154,9 @@ class WinFloor:
         }  # fmt: skip
 
     def figure(self) -> Figure:
-        """Left: the win probability against |Θ|; right: the probability that θ* never wins, against K."""
+        """Left: the win probability against ``|Θ|``; right: the probability that θ* never wins, against K."""
         M, ms = self.n_states, np.array(self.states)
-        fig, ax = panel_row(2, width=5.2, height=3.6)
+        fig, ax = panel_row(2, height=3.4)
         ax[0].errorbar(
             ms,
             self.win,
@@ -1178,7 +1185,7 @@ class WinFloor:
             )
         ax[1].set(xlabel="rounds K", ylabel="P[θ* never wins]", yscale="log")
         plain_log(ax[1].yaxis)
-        ax[1].legend(fontsize=7)
+        ax[1].legend(fontsize=SMALL)
         return fig  # fmt: skip
 
 
@@ -1190,7 +1197,7 @@ def _never_rounds(paper: int, corrected: int) -> list[int]:
 
 
 def win_floor(P: Parameters, inst: Instance, rounds: Mapping[str, int]) -> WinFloor:
-    """Count wins at zero gap (stream ``win-floor``; task ``(0, |Θ|)`` per |Θ|, ``(1, K)`` per K).
+    """Count wins at zero gap (stream ``win-floor``; task ``(0, ``|Θ|``)`` per ``|Θ|``, ``(1, K)`` per K).
 
     Uses up to ten times the chapter's replications, at most about 4·10⁷ Laplace draws in all;
     ``rounds`` are the AM round counts of :class:`GapSweep`.
@@ -1244,13 +1251,13 @@ class ExactRecovery:
 
     @property
     def counterexamples(self) -> pd.DataFrame:
-        """The (|Θ|, |Θ*|) with |Θ| ≤ 4 where the condition fails, against the paper's clause."""
+        """The (``|Θ|``, ``|Θ*|``) with ``|Θ|`` ≤ 4 where the condition fails, against the paper's clause."""
         t = self.table
         return t[t["paper: any f* when |Θ| ≤ 4"] & ~t["feasible (p₂ > p₁)"]]
 
     @staticmethod
     def boundaries(n_states: int) -> tuple[float, float]:
-        """The densities f* between which exact recovery is infeasible, for |Θ| > 4."""
+        """The densities f* between which exact recovery is infeasible, for ``|Θ|`` > 4."""
         return inf.exact_recovery_boundaries(n_states)
 
     def metrics(self) -> dict[str, Any]:
@@ -1263,7 +1270,8 @@ class ExactRecovery:
 
 
 def exact_recovery(max_states: int = 6) -> ExactRecovery:
-    """``p₁``, ``p₂`` and feasibility for ``|Θ| = 2, …, max_states``, beside the paper's "|Θ| ≤ 4" clause."""
+    """``p₁``, ``p₂`` and feasibility for ``|Θ| = 2, …, max_states``, beside the paper's ``|Θ| ≤ 4``
+    clause."""
     rows = []
     for m in range(2, max_states + 1):
         for s in range(1, m):
@@ -1348,7 +1356,7 @@ def schedules(P: Parameters, inst: Instance) -> Schedules:
 
 @dataclass(frozen=True)
 class Scaling:
-    """How the prescribed K and T grow with n (four graph families), with |Θ| and with 1/ε.
+    """How the prescribed K and T grow with n (four graph families), with ``|Θ|`` and with 1/ε.
 
     Attributes
     ----------
@@ -1358,7 +1366,7 @@ class Scaling:
         Agents, and Theorem 4.2's T on each graph family (per-agent data as in the chapter: Γ fixed,
         the gap growing like n).
     state_grid, by_states
-        |Θ|, and K of Theorems 4.1 (paper's and corrected) and 4.3, and K·T of Theorem 4.2.
+        ``|Θ|``, and K of Theorems 4.1 (paper's and corrected) and 4.3, and K·T of Theorem 4.2.
     eps_grid, by_eps
         Budgets, and K·T of Theorems 4.2 and 4.5 and of the authors' code.
     slope_fixed, slope_optimal
@@ -1384,8 +1392,8 @@ class Scaling:
         }
 
     def figure(self) -> Figure:
-        """Left: T against n; middle: K and K·T against |Θ|; right: K·T against ε."""
-        fig, ax = panel_row(3, width=4.3, height=3.4)
+        """Left: T against n; middle: K and K·T against ``|Θ|``; right: K·T against ε."""
+        fig, ax = panel_row(3, height=3.6)
         for kind, Ts in self.by_graph.items():
             ax[0].plot(self.n_grid, Ts, lw=1.5, label=kind)
         ax[0].set(xlabel="agents n", ylabel=f"Thm 4.2's T (ε = {self.eps:g})", ylim=(0, None))
@@ -1397,7 +1405,7 @@ class Scaling:
         ax[1].set(xlabel="states |Θ|", ylabel="rounds K / communication K·T", yscale="log")
         log_ticks(ax[1].yaxis, [v for vals in self.by_states.values() for v in vals])
         fixed_ticks(ax[1].xaxis, [m for m in self.state_grid if m % 2 == 0])
-        ax[1].legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7)
+        ax[1].legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=SMALL)
         for name, vals in self.by_eps.items():
             ax[2].plot(self.eps_grid, vals, lw=1.5, label=name, drawstyle="steps-mid")
         ax[2].set(xlabel="privacy budget ε", ylabel="communication K·T", xscale="log", yscale="log")
@@ -1408,7 +1416,7 @@ class Scaling:
 
 
 def scaling(P: Parameters, inst: Instance) -> Scaling:
-    """Theorem 4.2's T for n = 3…50 on four graph families, K and K·T for |Θ| = 2…20 (both at
+    """Theorem 4.2's T for n = 3…50 on four graph families, K and K·T for ``|Θ|`` = 2…20 (both at
     ``eps_demo``), K·T for 41 budgets from 10⁻³ to 10², and the growth of T as ε → 0."""
     prob, e, a = inst.problem, P.eps_demo, inst.spectral.a_star
     t = {"delta": inst.delta, "alpha": P.alpha, "beta": P.beta}
@@ -1531,13 +1539,13 @@ class LowerBound:
 
     @property
     def remark_ratio(self) -> float:
-        """The remark's bound over the theorem's (as printed), at the smallest ε; nan where both are 0."""
+        """The remark's bound over the theorem's (as printed), at the smallest ε; ``nan`` where both are 0."""
         printed, remark = self.column("printed")[0], self.column("remark")[0]
         return remark / printed if printed > 0 else math.nan
 
     @property
     def proof_growth(self) -> float:
-        """The proof's bound at the smallest ε over the bound at the largest; nan where it is zero."""
+        """The proof's bound at the smallest ε over the bound at the largest; ``nan`` where it is zero."""
         proof = self.column("proof")
         return proof[0] / proof[-1] if proof[-1] > 0 else math.nan
 
@@ -1583,7 +1591,7 @@ class Complexity:
     Attributes
     ----------
     code
-        The authors' code schedule (:func:`dpnet.inference.schedule_authors_code`) in
+        The authors' code schedule (:func:`~dpnet.inference.schedules.schedule_authors_code`) in
         :data:`dpnet.reference.complexity.ACTG_SETTING`.
     checks
         Against the notebook's run, keyed by item.
@@ -1630,7 +1638,7 @@ class RoundsExercise:
     Attributes
     ----------
     n_states, miss
-        |Θ| and the target miss probability 1 − β.
+        ``|Θ|`` and the target miss probability 1 − β.
     exact
         ``log(1 − β)/log(1 − 1/|Θ|)``: the rounds that make ``(1 − 1/|Θ|)^K ≤ 1 − β``.
     corrected, paper

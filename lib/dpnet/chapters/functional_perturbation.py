@@ -27,7 +27,7 @@ from scipy import special, stats
 from dpnet import funcpert as fp
 from dpnet.estimation import loglog_slope
 from dpnet.params import COMMON, Footprint, Param, Parameters, Schema, eps_grid, integer, list_of, real
-from dpnet.plotting import panel_row
+from dpnet.plotting import SMALL, panel_row, panel_rows
 from dpnet.reference import funcpert as ref
 from dpnet.reference._check import Check
 from dpnet.sweep import sweep
@@ -105,6 +105,7 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     return Footprint(memory=memory, seconds=seconds)
 
 
+#: The chapter's parameters, each declared once (:class:`~dpnet.params.Schema`).
 SCHEMA = Schema(
     {
         **COMMON,
@@ -242,12 +243,12 @@ class ErrorRegion:
         ax.plot([0, 1], [1, 0], "k:", lw=0.8, label="no privacy needed: p_MD = 1 − p_FA")
         ax.set(xlabel="false-alarm probability $p_{FA}$", ylabel="miss probability $p_{MD}$", xlim=(0, 1),
                ylim=(0, 1), title="Tests allowed under ε-DP (dots: 1/(1 + e^ε))")  # fmt: skip
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=SMALL)
         return fig
 
 
 def hypothesis_testing() -> ErrorRegion:
-    """E0: the smallest larger error of an ε-DP test, numerically, for each ε of :data:`E0_EPS`."""
+    """E0: the smallest larger error of an ε-DP test, numerically, for each ε of ``E0_EPS``."""
     floors = {eps: fp.error_rate_floor(eps) for eps in E0_EPS}
     return ErrorRegion(floors, {"p004-e0": ref.floor_checks(floors)})
 
@@ -260,7 +261,7 @@ def hypothesis_testing() -> ErrorRegion:
 @dataclass(frozen=True)
 class Anatomy:
     """E1: one agent's function, perturbed, smoothed by truncation and projected onto S; and the projection
-    tested on :data:`E1_DRAWS` noisy versions of it."""
+    tested on ``E1_DRAWS`` noisy versions of it."""
 
     fine: fp.Basis1D
     problem: fp.Problem
@@ -298,25 +299,25 @@ class Anatomy:
         v_fine = self.fine.tables(xs)[0]
         v, _, s = self.problem.basis.tables(xs)
         K, S = self.problem.basis.K, self.problem.S
-        fig, axes = panel_row(2, width=5.0, height=3.8)
+        fig, axes = panel_row(2, height=3.8)
         axes[0].plot(xs, v_fine @ self.c_true, "k-", lw=2, label="$f_i$")
         axes[0].plot(xs, v_fine @ (self.c_true + self.eta), "C0-", lw=0.6, alpha=0.7,
                      label=f"$f_i + \\Phi(\\eta)$, K = {self.fine.K}")  # fmt: skip
         axes[0].plot(xs, v @ self.smoothed, "C1-", label=f"smoothed: truncated at K = {K}")
         axes[0].plot(xs, v @ self.projected, "C3--", lw=2, label="projected onto S")
         axes[0].set(xlabel="x", title="(a) one agent's function, ε = 1, q = 2")
-        axes[0].legend(fontsize=7)
+        axes[0].legend(fontsize=SMALL)
         axes[1].plot(xs, s @ self.smoothed, "C1-", label="smoothed")
         axes[1].plot(xs, s @ self.projected, "C3--", lw=2, label="projected")
         axes[1].axhspan(S.alpha, S.beta, color="grey", alpha=0.15, label="[α, β]")
         axes[1].set(xlabel="x", ylabel="second derivative", title="(b) curvature against the band of S")
-        axes[1].legend(fontsize=7)
+        axes[1].legend(fontsize=SMALL)
         return fig
 
 
 def anatomy(P: Parameters, setup: Setup) -> Anatomy:
-    """E1 (stream ``p004-e1``): the mechanism on agent :data:`E1_AGENT` at ε = 1, q = 2, p = 1, and the
-    projection's properties on :data:`E1_DRAWS` draws."""
+    """E1 (stream ``p004-e1``): the mechanism on agent ``E1_AGENT`` at ε = 1, q = 2, p = 1, and the
+    projection's properties on ``E1_DRAWS`` draws."""
     rng = P.rng("p004-e1")
     quad, K = setup.quadratic, setup.quadratic.basis.K
     fine = fp.Basis1D(-1.0, 1.0, E1_FINE_K)
@@ -373,7 +374,7 @@ class Calibration:
 
     def figure(self) -> Figure:
         """(a) γ against ε; (b) the energy factor against p/q; (c) the privacy-loss ratios."""
-        fig, axes = panel_row(3, width=4.0, height=3.5)
+        fig, axes = panel_row(3, height=3.4)
         eps_line = np.geomspace(0.1, 1000, 50)
         for k, q in enumerate(E2_Q):
             ps = self.p_grid[self.p_grid < q - 0.5]
@@ -382,22 +383,22 @@ class Calibration:
                 gammas = [fp.gamma(e, q, q / 2) for e in eps_line]
                 axes[0].loglog(eps_line, gammas, color=f"C{k}", label=f"q = {q:g}, p = q/2")
         axes[0].set(xlabel="ε", ylabel="γ", title="(a) noise scale constant")
-        axes[0].legend(fontsize=7)
+        axes[0].legend(fontsize=SMALL)
         axes[1].axvline(0.5, color="grey", lw=0.6)
         axes[1].set(
-            xlabel="p / q", ylabel="ζ(2p) ζ(2(q−p))", title="(b) noise energy × ε²/2, least at p = q/2"
+            xlabel="p / q", ylabel="ζ(2p) ζ(2(q−p))", title="(b) noise energy × ε²/2,\nleast at p = q/2"
         )
-        axes[1].legend(fontsize=7)
+        axes[1].legend(fontsize=SMALL)
         axes[2].hist(self.loss_ratios, bins=40, color="C0", alpha=0.7, label="random Δ")
         axes[2].axvline(self.worst_ratio, color="C3", label="extremal $Δ_k ∝ k^{p−2q}$")
         axes[2].set(xlabel="privacy loss / (ε‖Δ‖$_{V_q}$)", title="(c) q = 2, p = 1, ε = 1")
-        axes[2].legend(fontsize=7)
+        axes[2].legend(fontsize=SMALL)
         return fig
 
 
 def calibration(P: Parameters) -> Calibration:
     """E2 (stream ``p004-e2``): the optimal p on a grid, the Monte Carlo noise energy, and the privacy loss
-    of :data:`E2_SHIFTS` random shifts and of the extremal shift with :data:`E2_EXTREMAL_K` terms."""
+    of ``E2_SHIFTS`` random shifts and of the extremal shift with ``E2_EXTREMAL_K`` terms."""
     rng = P.rng("p004-e2")
     p_grid = np.linspace(*E2_P_GRID)
     optimal_p = {}
@@ -446,7 +447,7 @@ class Tradeoff:
     table
         One row per (q, ε): mean and RMS error, 10 % and 90 % quantiles, the linearised RMS.
     slopes
-        Per q, the fitted log-log slope of the mean error over ε ∈ [10, 1000] (nan when fewer than two
+        Per q, the fitted log-log slope of the mean error over ε ∈ [10, 1000] (``nan`` when fewer than two
         ε of the grid lie there).
     diameter
         diam(X), the largest possible error.
@@ -466,7 +467,7 @@ class Tradeoff:
 
     @property
     def slope_range(self) -> tuple[float, float]:
-        """The smallest and largest fitted slope (nan when no slope is defined)."""
+        """The smallest and largest fitted slope (``nan`` when no slope is defined)."""
         fitted = [s for s in self.slopes.values() if math.isfinite(s)]
         return (min(fitted), max(fitted)) if fitted else (math.nan, math.nan)
 
@@ -504,7 +505,7 @@ class Tradeoff:
 
     def figure(self) -> Figure:
         """(a) mean error with its 10–90 % band and the linearised RMS; (b) RMS over the linearised RMS."""
-        fig, axes = panel_row(2, width=5.2, height=4.0)
+        fig, axes = panel_row(2, height=4.0)
         for j, q in enumerate(self.q_values):
             colour = plt.cm.viridis(j / max(len(self.q_values) - 1, 1))
             cell = self.table[self.table["q"] == q]
@@ -517,11 +518,12 @@ class Tradeoff:
         axes[0].loglog(self.eps, guide, "k:", label="the bound's exponent −2/(d+4), shape only")
         axes[0].axhline(self.diameter, color="grey", lw=0.6, label="diam(X)")
         axes[0].set(xlabel="ε", ylabel="$|\\tilde x^* - x^*|$",
-                    title="(a) 1-D quadratics: mean, 10–90 % band, linearised RMS")  # fmt: skip
-        axes[0].legend(fontsize=6)
+                    title="(a) 1-D quadratics: mean,\n10–90 % band, linearised RMS")  # fmt: skip
+        axes[0].legend(fontsize=SMALL)
         axes[1].axhline(1, color="k", lw=0.6)
-        axes[1].set(xlabel="ε", ylabel="RMS / linearised RMS", title="(b) the projection denoises at small ε")
-        axes[1].legend(fontsize=7)
+        axes[1].set(xlabel="ε", ylabel="RMS / linearised RMS",
+                    title="(b) the projection denoises\nat small ε")  # fmt: skip
+        axes[1].legend(fontsize=SMALL)
         return fig
 
 
@@ -578,7 +580,7 @@ def _tradeoff_inputs(
 
 @dataclass(frozen=True)
 class CaseStudy:
-    """E4: Algorithm 1 on the 2-D logistic problem with q = 2, for every ε of :data:`EPS_2D`."""
+    """E4: Algorithm 1 on the 2-D logistic problem with q = 2, for every ε of ``EPS_2D``."""
 
     problem: fp.Problem
     table: pd.DataFrame
@@ -612,14 +614,14 @@ class CaseStudy:
     def figure(self) -> Figure:
         """(a) error against ε with the linearised RMS and the truncation bias; (b) decision boundaries."""
         logit = self.problem
-        fig, axes = panel_row(2, width=5.0, height=4.0)
+        fig, axes = panel_row(2, height=4.0)
         axes[0].loglog(EPS_2D, self.table["mean_error"], "o-", label="mean $|\\tilde x^* - x^*|$")
         axes[0].loglog(
             EPS_2D, [fp.linearised_rms(logit, e, 2.0) for e in EPS_2D], "--", label="linearised RMS"
         )
         axes[0].axhline(self.bias, color="grey", ls=":", label="truncation bias $|x^*_K - x^*|$")
         axes[0].set(xlabel="ε", ylabel="error", title=f"(a) logistic regression, q = 2, K = {logit.basis.K}")
-        axes[0].legend(fontsize=7)
+        axes[0].legend(fontsize=SMALL)
         feats, labels = logit.data["features"].reshape(-1, 2), logit.data["labels"].ravel()
         axes[1].scatter(*feats[labels > 0].T, s=8, color="C0", label="b = +1")
         axes[1].scatter(*feats[labels < 0].T, s=8, color="C3", label="b = −1")
@@ -630,7 +632,7 @@ class CaseStudy:
             line, -logit.x_star[0] * line / logit.x_star[1], "k-", lw=2, label="true boundary xᵀa = 0"
         )
         axes[1].set(xlim=(0, 1), ylim=(0, 1), xlabel="$a_1$", ylabel="$a_2$", title="(b) decision boundaries")
-        axes[1].legend(fontsize=6)
+        axes[1].legend(fontsize=SMALL)
         return fig
 
 
@@ -697,7 +699,7 @@ class Distributed:
             self.price, color="k", ls="--", label=f"$|\\tilde x^* - x^*|$ (ε = {E5_EPS:g}, q = {E5_Q:g})"
         )
         ax.set(xlabel="iteration k", ylabel="distance", title="DGD on the private functions")
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=SMALL)
         return fig
 
 
@@ -777,7 +779,8 @@ class MessagePerturbation:
     def figure(self, functional: Tradeoff) -> Figure:
         """(a) both methods at their nominal ε (functional perturbation from E3, q = 2); (b) the
         accountants; (c) the impossibility, measured."""
-        fig, axes = panel_row(3, width=4.0, height=3.6)
+        fig, (top, bottom) = panel_rows([2, 1], heights=[3.6, 2.8])
+        axes = [*top, *bottom]
         fp_q2 = functional.table[functional.table["q"] == 2.0]
         best = self.best
         finite = best[np.isfinite(best["eps"])]
@@ -790,11 +793,11 @@ class MessagePerturbation:
         axes[0].set(
             xlabel="nominal ε (each method's own adjacency)", ylabel="mean error", title="(a) 1-D quadratics"
         )
-        axes[0].legend(fontsize=6)
+        axes[0].legend(fontsize=SMALL)
         for name, loss in self.accountants.items():
             axes[1].loglog(np.arange(1, loss.size + 1), loss, label=ACCOUNTANT_LABELS[name])
         axes[1].set(xlabel="messages K", ylabel="privacy-loss bound $L_K$", title="(b) accountants")
-        axes[1].legend(fontsize=6)
+        axes[1].legend(fontsize=SMALL)
         imp = self.impossibility
         axes[2].plot(imp["K"], imp["p_I"], label="$P_I(O)$")
         axes[2].plot(imp["K"], imp["p_I_prime"], label="$P_{I'}(O)$")
@@ -802,12 +805,12 @@ class MessagePerturbation:
         twin.plot(imp["K"], imp["log_ratio"], "k--", label="log ratio")
         twin.set_ylabel("log((R P_I + 1)/(R P_I′ + 1))")
         axes[2].set(xlabel="message K", ylabel="probability", title="(c) a convergent scheme leaks")
-        axes[2].legend(fontsize=6, loc="center right")
+        axes[2].legend(fontsize=SMALL, loc="center right")
         return fig
 
 
 def message_perturbation(P: Parameters, setup: Setup) -> MessagePerturbation:
-    """E6 (streams ``p004-e6/…``): noise-free floors, the tuned baseline at the ε of :data:`MESSAGE_EPS`,
+    """E6 (streams ``p004-e6/…``): noise-free floors, the tuned baseline at the ε of ``MESSAGE_EPS``,
     the accountants, and the impossibility demonstration on the problem with agent 0's θ shifted."""
     quad, W = setup.quadratic, setup.W
     shifted = fp.shifted_quadratic(quad, 0, ADJACENT_SHIFT)
@@ -870,7 +873,7 @@ class RecordLevel:
 
     @property
     def nominal_range(self) -> tuple[float, float]:
-        """The smallest and largest error ratio at nominal ε (nan when E3 and E6 share no ε at q = 2)."""
+        """The smallest and largest error ratio at nominal ε (``nan`` when E3 and E6 share no ε at q = 2)."""
         ratios = list(self.nominal_ratio.values())
         return (min(ratios), max(ratios)) if ratios else (math.nan, math.nan)
 
@@ -914,7 +917,7 @@ class RecordLevel:
             ylabel="mean $|x - x^*|$",
             title="Logistic regression, one record protected",
         )
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=SMALL)
         return fig
 
 
@@ -922,7 +925,7 @@ def record_level(
     P: Parameters, setup: Setup, functional: Tradeoff, messages: MessagePerturbation
 ) -> RecordLevel:
     """E7 (streams ``p004-e7/functional`` and ``p004-e7/messages``): sensitivities at the run's degree and
-    at :data:`RECORD_DEGREES`, both methods at the record-level ε of :data:`RECORD_EPS`, and the nominal
+    at ``RECORD_DEGREES``, both methods at the record-level ε of ``RECORD_EPS``, and the nominal
     comparison of E6 (a) as error ratios."""
     logit, M = setup.logistic, setup.logistic.basis.M
     sens = {

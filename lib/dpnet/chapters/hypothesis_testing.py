@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -130,6 +129,7 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     return Footprint(memory=memory, seconds=seconds)
 
 
+#: The chapter's parameters, each declared once (:class:`~dpnet.params.Schema`).
 SCHEMA = Schema(
     {
         **COMMON,
@@ -213,7 +213,7 @@ def _setting(fig: Figure, ax: Axes, run: ActgEstimation | CancerEstimation, *ext
     """Title a private run's figure with its setting, and put the centres' legend (from ``ax``) below."""
     title = f"n = {run.n_centers} centres, ε = {run.eps:g}, α = 1 − β = {run.alpha:g}, ϱ = {run.rho:g}"
     fig.suptitle(", ".join((title, *extra)))
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=run.n_centers, fontsize=8)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=min(run.n_centers, 5))
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -227,13 +227,13 @@ class Cohorts:
     Attributes
     ----------
     actg
-        ACTG 175, all four arms (:func:`dpnet.survival.load_actg175`).
+        ACTG 175, all four arms (:func:`~dpnet.survival.data.load_actg175`).
     ddi
         ddI (``x = 1``) against ZDV (``x = 0``), with the CSV's row index.
     ddi_centres
         Centre label of each ddI/ZDV patient under the chapter's split.
     tmb
-        The Samstein et al. cohort (:func:`dpnet.survival.load_samstein2019`).
+        The Samstein et al. cohort (:func:`~dpnet.survival.data.load_samstein2019`).
     tmb_centres
         Centre label of each cancer patient under the chapter's split.
     A, a_star
@@ -349,7 +349,8 @@ class Figure3:
         """Kaplan–Meier curves pooled and in one hospital, and the three log hazard ratios."""
         d, one = self.ddi, self.one_hospital
         arms = d["arm_name"].cat.remove_unused_categories()
-        fig, axes = plotting.panel_row(3, width=4.4)
+        fig, (top, bottom) = plotting.panel_rows([2, 1], heights=[3.0, 1.8])
+        axes = [*top, *bottom]
         plotting.km_curves(axes[0], sv.kaplan_meier(d.time, d.event, arms), title="pooled", xlabel="days")
         plotting.km_curves(axes[1], sv.kaplan_meier(d.time[one], d.event[one], arms[one]),
                            title=f"one hospital (centre 1 of {self.split})", xlabel="days")  # fmt: skip
@@ -426,7 +427,8 @@ class Figure4:
     def figure(self) -> Figure:
         """Kaplan–Meier curves of the four arms pooled and in one hospital, and every log hazard ratio."""
         a, one = self.actg, self.one_hospital
-        fig, axes = plotting.panel_row(3, width=4.6, height=3.8)
+        fig, (top, bottom) = plotting.panel_rows([2, 1], heights=[3.0, 3.2])
+        axes = [*top, *bottom]
         plotting.km_curves(
             axes[0], sv.kaplan_meier(a.time, a.event, a.arm_name), title="pooled", xlabel="days"
         )
@@ -523,7 +525,7 @@ class Likelihoods:
 
     def figure(self) -> Figure:
         """``Λ(θ) − Λ(0)`` under both likelihoods, with the alternative ``−log 2`` dotted."""
-        fig, axes = plotting.panel_row(2, width=4.0, height=3.0)
+        fig, axes = plotting.panel_row(2, height=3.0)
         for ax, v in zip(axes, VARIANTS, strict=True):
             ax.plot(self.theta, self.curves[v], color="C0")
             ax.axvline(THETA1, color="0.3", ls=":")
@@ -583,7 +585,7 @@ class PrivateTests:
     Attributes
     ----------
     central, central_ours
-        The pooled penalised Cox fit by lifelines (Efron ties) and by :func:`dpnet.survival.fit_cox`
+        The pooled penalised Cox fit by lifelines (Efron ties) and by :func:`~dpnet.survival.cox.fit_cox`
         (Breslow), with their likelihood-ratio statistics.
     central_threshold
         The centralised GLRT threshold ``F⁻¹_{χ²_1}(1 − α)``.
@@ -625,7 +627,7 @@ class PrivateTests:
 
     def valid_from(self, kind: str) -> float:
         """The smallest ε of ``eps_values`` at which the paper's rule for ``kind`` has size at most α
-        (nan when there is none)."""
+        (``nan`` when there is none)."""
         curves = self.curve_table
         curve = curves[curves.test == kind]
         valid = curve.eps[curve["size"] <= self.alpha]
@@ -658,7 +660,7 @@ class PrivateTests:
         """Size and power of the simple test, and size of the composite test, against ε."""
         curves = self.curve_table
         simple, composite = curves[curves.test == "simple"], curves[curves.test == "composite"]
-        fig, axes = plotting.panel_row(2, width=4.6, height=3.3)
+        fig, axes = plotting.panel_row(2, height=3.4)
         axes[0].plot(simple.eps, simple["size"], "o-", color="C3", label="size, paper's rule")
         axes[0].plot(simple.eps, simple["power"], "o-", color="C0", label="power, paper's rule")
         axes[0].plot(simple.eps, simple["power, calibrated"], "s--", color="C0", label="power, calibrated")
@@ -674,7 +676,7 @@ class PrivateTests:
                 ylabel="probability of rejecting θ = 0",
                 ylim=(0, 1.02),
             )
-            ax.legend(fontsize=8)
+            ax.legend()
         return fig
 
 
@@ -741,9 +743,10 @@ class ActgEstimation:
     Attributes
     ----------
     studies
-        Per likelihood variant, the :class:`~dpnet.survival.MLEStudy` (schedule, one drawn run, rates).
+        Per likelihood variant, the :class:`~dpnet.survival.studies.MLEStudy` (schedule, one drawn run,
+        rates).
     oracle
-        Per variant, the recovery rates in the limit ``T → ∞`` (:data:`ORACLE_REPS` runs).
+        Per variant, the recovery rates in the limit ``T → ∞`` (``ORACLE_REPS`` runs).
     main
         The variant of the headline success rates (the ``likelihood`` parameter).
     replications, rho, freq, n_centers, eps, alpha
@@ -803,11 +806,11 @@ class ActgEstimation:
     def figure(self) -> Figure:
         """Per variant (rows): final GM and AM beliefs, two-threshold frequencies, TVD to non-private."""
         states = ["θ = 0", "θ = −log 2"]
-        fig, axes = plt.subplots(2, 4, figsize=(16, 7), layout="constrained")
+        fig, axes = plotting.panel_grid(2, 4, height=2.7, row_titles=[LABEL[v] for v in VARIANTS])
         tau = inf.belief_threshold(self.rho)
         for row, v in enumerate(VARIANTS):
             st = self.studies[v]
-            plotting.belief_bars(axes[row, 0], st.gm[-1], states, title=f"GM — {LABEL[v]}", threshold=tau)
+            plotting.belief_bars(axes[row, 0], st.gm[-1], states, title="GM", threshold=tau)
             plotting.belief_bars(axes[row, 1], st.am[-1], states, title="AM", threshold=tau)
             plotting.belief_bars(axes[row, 2], st.counts, states, title="two-threshold", threshold=self.freq,
                                  ylabel="fraction of rounds won")  # fmt: skip
@@ -815,7 +818,7 @@ class ActgEstimation:
                 k.upper(): inf.total_variation(getattr(st, k), st.nonprivate).mean(axis=-1)[1:]
                 for k in ("gm", "am")
             }
-            plotting.distance_paths(axes[row, 3], tvd, title="TVD (floored at 1e−3)")
+            plotting.distance_paths(axes[row, 3], tvd, title="TVD, floored at 10⁻³")
         _setting(fig, axes[0, 0], self)
         return fig
 
@@ -921,7 +924,8 @@ class CancerCohort:
     def figure(self) -> Figure:
         """Kaplan–Meier curves by TMB group, pooled and in one hospital, and the Cox log hazard ratios."""
         t, g, one = self.tmb, self.groups, self.one_hospital
-        fig, axes = plotting.panel_row(3, width=4.6, height=3.6)
+        fig, (top, bottom) = plotting.panel_rows([2, 1], heights=[3.0, 2.2])
+        axes = [*top, *bottom]
         plotting.km_curves(
             axes[0], sv.kaplan_meier(t.time, t.event, g), title="pooled", xlabel="months", xmax=48
         )
@@ -933,7 +937,7 @@ class CancerCohort:
                 for cov, fits in self.fits.items() for where, fit in fits.items()]  # fmt: skip
         plotting.forest_plot(axes[2], rows)
         axes[2].set_title("log hazard ratio")
-        for ax in axes[:2]:
+        for ax in (axes[0], axes[1]):
             ax.set_xticks(range(0, 49, 12))
         return fig
 
@@ -981,7 +985,7 @@ class CancerEstimation:
     Attributes
     ----------
     studies
-        Per covariate (``"raw"``, ``"top10"``), the :class:`~dpnet.survival.MLEStudy`.
+        Per covariate (``"raw"``, ``"top10"``), the :class:`~dpnet.survival.studies.MLEStudy`.
     delta, mle, gap
         Per covariate: the sensitivity ``Δ = 2 |log 0.15| max|x|``, the maximum-likelihood states (a mask
         over ``{0, log 0.15}``) and the centres' summed ``Λ(log 0.15) − Λ(0)``.
@@ -1032,9 +1036,9 @@ class CancerEstimation:
     def figure(self) -> Figure:
         """Figure 14.4: final beliefs per centre without privacy, with GM and with AM (rows: covariates)."""
         states, tau = ["θ = 0", "θ = log 0.15"], inf.belief_threshold(self.rho)
-        fig, axes = plt.subplots(2, 3, figsize=(12.5, 7), layout="constrained")
-        for row, (cov, st) in enumerate(self.studies.items()):
-            plotting.belief_bars(axes[row, 0], st.nonprivate[-1], states, title=f"no DP — {cov} TMB")
+        fig, axes = plotting.panel_grid(2, 3, height=2.8, row_titles=[f"{cov} TMB" for cov in self.studies])
+        for row, st in enumerate(self.studies.values()):
+            plotting.belief_bars(axes[row, 0], st.nonprivate[-1], states, title="no DP")
             plotting.belief_bars(axes[row, 1], st.gm[-1], states, title="GM", threshold=tau)
             plotting.belief_bars(axes[row, 2], st.am[-1], states, title="AM", threshold=tau)
         _setting(fig, axes[0, 0], self, LABEL[self.main])
@@ -1043,9 +1047,9 @@ class CancerEstimation:
     def threshold_figure(self) -> Figure:
         """Figure 14.5: the two-threshold rule's frequencies per centre (panels: covariates)."""
         states = ["θ = 0", "θ = log 0.15"]
-        fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), layout="constrained")
+        fig, axes = plotting.panel_row(2, height=3.4)
         for ax, (cov, st) in zip(axes, self.studies.items(), strict=True):
-            plotting.belief_bars(ax, st.counts, states, title=f"two-threshold — {cov} TMB",
+            plotting.belief_bars(ax, st.counts, states, title=f"two-threshold, {cov} TMB",
                                  threshold=clinical.FIG145_FREQ, ylabel="fraction of rounds won")  # fmt: skip
         _setting(fig, axes[0], self, LABEL[self.main])
         return fig

@@ -31,7 +31,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -41,6 +40,7 @@ from dpnet import inference as inf
 from dpnet import networks, plotting
 from dpnet import survival as sv
 from dpnet.errors import ParameterError
+from dpnet.formatting import for_people
 from dpnet.inference.signals import BLOCK
 from dpnet.params import (
     AS_DEFAULT,
@@ -164,6 +164,7 @@ def _footprint(v: Mapping[str, Any]) -> Footprint:
     return Footprint(memory=float(max(sweep_bytes, stream_bytes)), seconds=seconds)
 
 
+#: The chapter's parameters, each declared once (:class:`~dpnet.params.Schema`).
 SCHEMA = Schema(
     {
         **COMMON,
@@ -363,7 +364,7 @@ class Convergence:
 
     def figure(self) -> Figure:
         """(a) every agent's Gaussian ratio against its limit; (b) agent 1's Bernoulli ratio at every ε."""
-        fig, axes = plotting.panel_row(2, width=5.2)
+        fig, axes = plotting.panel_row(2, height=3.2)
         tg = self.gaussian_times
         ratios = inf.time_averaged_ratios(self.gaussian_paths, times=tg)[:, :, 1]
         plotting.ratio_paths(axes[0], ratios, t=tg, limit=self.limit_gaussian[1],
@@ -376,7 +377,7 @@ class Convergence:
         axes[1].set(xscale="log", xlabel="period t", title="(b) Bernoulli signals, agent 1, private")
         axes[1].set_ylim(self.limit_bernoulli[1] - 1.5, 1.5)
         for ax in axes:
-            ax.legend(fontsize=7)
+            ax.legend(fontsize=plotting.SMALL)
         return fig
 
 
@@ -427,7 +428,7 @@ class PrivacySweep:
     horizons, horizons_000
         Per ε, Theorem 4.7's horizon and the earlier version's (Theorem 3.6), real-valued.
     table
-        Per ε: the Laplace scale, both horizons, the probability at Theorem 4.7's horizon (nan beyond the
+        Per ε: the Laplace scale, both horizons, the probability at Theorem 4.7's horizon (``nan`` beyond the
         simulated periods) and the first period at which it reaches 1 − 2η.
     checks
         §4.3 and Theorem 4.7 on the synthetic streams.
@@ -496,10 +497,9 @@ class PrivacySweep:
         return {"p003-sec4-3": self.curve.drop(columns="ε"), "p003-sec4-3-horizons": self.table}
 
     def styled_table(self) -> Any:
-        """:attr:`table` at a readable precision, with "beyond T" where the horizon is not simulated."""
-        formats = {"Laplace scale": "{:.2f}", "P at that T": "{:.3f}", "s.e.": "{:.3f}",
-                   "T of 000's Thm 3.6": "{:.3g}"}  # fmt: skip
-        return self.table.style.format(formats, na_rep="beyond T").hide(axis="index")
+        """``table`` for people (:func:`~dpnet.formatting.for_people`), with a dash, explained, where
+        the horizon is beyond the simulated T."""
+        return for_people(self.table, labels=["ε"], undefined="beyond the simulated T")
 
     def figure(self) -> Figure:
         fig, axes = plotting.panel_row(1, width=7.2, height=4.0)
@@ -511,7 +511,7 @@ class PrivacySweep:
         ax.axhline(self.level, color="0.2", ls="--", lw=1.0, label=f"1 − 2η = {self.level:g}")
         ax.set(xscale="log", xlabel="period T", ylabel="P[agent's argmax is θ°]", ylim=(0, 1.02),
                title=self.title)  # fmt: skip
-        ax.legend(fontsize=8, loc="lower right")
+        ax.legend(loc="lower right")
         return fig
 
 
@@ -606,7 +606,8 @@ class Comparison:
 
     @property
     def reach_ratio(self) -> float:
-        """How much the first period reaching 1 − 2η changes across the graphs (nan unless all reach it)."""
+        """How much the first period reaching 1 − 2η changes across the graphs (``nan`` unless all reach
+        it)."""
         reached = self.mixing["first T with P ≥ 1 − 2η"].dropna()
         return float(reached.max() / reached.min()) if len(reached) == len(self.mixing) else math.nan
 
@@ -614,13 +615,13 @@ class Comparison:
         return {"p003-sec4-3-mixing": self.mixing, "p003-sec4-3-arrivals": self.arrivals}
 
     def figure(self) -> Figure:
-        fig, axes = plotting.panel_row(2, width=5.2)
+        fig, axes = plotting.panel_row(2, height=3.2)
         plotting.band_curves(axes[0], self.mixing_curves, x="T", group="graph")
         plotting.band_curves(axes[1], self.arrival_curves, x="T", group="ξ")
         titles = [f"graphs, ξ = {self.xi:g}", f"arrival chance ξ, {self.graph} graph"]
         for ax, title in zip(axes, titles, strict=True):
             ax.set(xscale="log", xlabel="period T", ylim=(0, 1.02), title=f"{title}, ε = {self.eps:g}")
-            ax.legend(fontsize=8, loc="lower right")
+            ax.legend(loc="lower right")
         axes[0].set_ylabel("P[agent's argmax is θ°]")
         return fig
 
@@ -796,8 +797,7 @@ class StreamStudy:
         """Per version: every centre's time-averaged ratio of the drawn private run against the non-private
         limit (top), and its final beliefs (bottom)."""
         k = len(self.runs)
-        with plt.rc_context(plotting.STYLE):
-            fig, axes = plt.subplots(2, k, figsize=(5.0 * k, 6.6), squeeze=False)
+        fig, axes = plotting.panel_grid(2, k, height=3.0)
         for c, (version, runs) in enumerate(self.runs.items()):
             belief = BELIEF[version.split("/")[1]]
             plotting.ratio_paths(
@@ -807,8 +807,8 @@ class StreamStudy:
             beliefs = inf.online_beliefs(runs.demo[None], kind=belief)[0]  # type: ignore[arg-type]
             plotting.belief_bars(axes[1, c], beliefs, [f"θ = {s}" for s in self.states],
                                  title=f"final beliefs ({belief.replace('_', '-')})")  # fmt: skip
-        axes[0, 0].legend(fontsize=7)
-        fig.tight_layout()
+        handles, labels = axes[0, 0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 6))
         return fig
 
 

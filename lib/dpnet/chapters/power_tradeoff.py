@@ -113,6 +113,7 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     return Footprint(memory=max(laplace_cell, curve) + kept, seconds=seconds)
 
 
+#: The chapter's parameters, each declared once (:class:`~dpnet.params.Schema`).
 SCHEMA = Schema(
     {
         **COMMON,
@@ -185,7 +186,7 @@ class RandomizedResponse:
         ε* as the paper computes it: the grid point minimising ``|β_IND − β_RR(ε)|``.
     star_exact
         The exact infimum of eq. (2), by bisection (+∞ where the power never reaches β_IND; the grid
-        argmin is then nan).
+        argmin is then ``nan``).
     checks
         Against the paper, keyed by item.
     paper_setting
@@ -379,21 +380,25 @@ class Laplace:
     def side_by_side(self) -> Figure:
         """Median ε* of both noise models, beside the printed heat map when the grid is the paper's."""
         tables = [
-            (self.star["paper"], "paper-faithful: one Lap(Δ/ε) per LLR"),
-            (self.star["as_published"], "as published: Lap(Δ/ε) per state"),
+            (self.star["paper"], "paper-faithful\n(one Lap(Δ/ε) per LLR)"),
+            (self.star["as_published"], "as published\n(Lap(Δ/ε) per state)"),
         ]
         if self.paper_setting:
-            tables.append((np.array(dilemma.FIG2_LAPLACE_CRITICAL_BUDGET), "printed in paper 003 (Figure 2)"))
+            printed = np.array(dilemma.FIG2_LAPLACE_CRITICAL_BUDGET)
+            tables.append((printed, "printed in paper 003\n(Figure 2)"))
         vmax = float(np.nanmax([table for table, _ in tables])) if np.isfinite(tables[0][0]).any() else 1.0
-        fig, ax = plotting.panel_row(len(tables), width=4.0)
+        fig, ax = plotting.panel_row(len(tables), height=3.1)
         for a, (table, title) in zip(ax, tables, strict=True):
-            plotting.critical_budget_heatmap(a, table, self.n_values, self.p_values, title=title, vmax=vmax)
+            image = plotting.critical_budget_heatmap(
+                a, table, self.n_values, self.p_values, title=title, vmax=vmax, colorbar=False
+            )
+        fig.colorbar(image, ax=list(ax), label=r"$\varepsilon^*$")
         fig.suptitle(r"$\varepsilon^*_{\mathrm{Laplace}}$ under the two noise models")
         return fig
 
 
 def _nan_stat(stat: Any, runs: NDArray[np.float64]) -> NDArray[np.float64]:
-    """A nan-ignoring statistic over runs that is nan (not a warning) where every run is nan."""
+    """A nan-ignoring statistic over runs that is ``nan`` (not a warning) where every run is ``nan``."""
     out = np.full(runs.shape[1:], np.nan)
     seen = ~np.all(np.isnan(runs), axis=0)
     out[seen] = stat(runs[:, seen], axis=0)

@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from dpnet import recommender as rc
 from dpnet.estimation import loglog_slope
-from dpnet.params import COMMON, Param, Parameters, Schema, budgets, choice, integer, list_of, real
+from dpnet.params import COMMON, Footprint, Param, Parameters, Schema, budgets, choice, integer, list_of, real
 from dpnet.plotting import fixed_ticks, panel_row
 from dpnet.reference import recommender as ref
 from dpnet.reference._check import Check
@@ -67,6 +67,86 @@ __all__ = [
     "summary",
 ]
 
+#: Measured costs on this 2-core machine (one core), see :func:`_footprint`.
+_PP_SECONDS = (3e-3, 2.5e-7, 3.5e-10)  # one Pairwise-Preference recovery: a + b N² + c N³ (eigh, k-means)
+_MS_SECONDS = (5e-4, 1e-6)  # one MaxSense recovery, aggregate simulator: a + b N
+_SUBSET_SECONDS = 1e-4  # one exact w-subset recovery, per item (E4c)
+_PER_USER_SECONDS = 8e-6  # one user of the per-user Multi-MaxSense simulator (E6)
+_ONE_BIT_SECONDS = 3.1e-4  # one run of the four 1-bit schemes at every N of E7
+_FIXED_SECONDS = 30.0  # kernel, E0–E2, E9, the MovieLens fit, figures
+#: Curves' points: MaxSense's fixed grids, E4c's and E6's exact grids (their total users in multiples of
+#: the prediction), and E6's rules.
+_MS_POINTS, _EXACT_POINTS, _EXACT_USERS, _Q_RULES = 15, 7, 8.4, 3
+
+
+def _pp_seconds(n_items: float) -> float:
+    a, b, c = _PP_SECONDS
+    return a + b * n_items**2 + c * n_items**3
+
+
+def _ms_seconds(n_items: float) -> float:
+    a, b = _MS_SECONDS
+    return a + b * n_items
+
+
+def _footprint(v: Mapping[str, Any]) -> Footprint:
+    """Peak memory and wall time of a run, from its parameters (see :class:`dpnet.params.Footprint`).
+
+    Seconds, on one core: Pairwise-Preference's recoveries (``a + b N² + c N³`` each, the eigen-
+    decomposition and k-means of an ``N × N`` matrix) at the points of its adaptive curves (first points
+    plus one per round) in E3, E5 and E10; MaxSense's (``a + b N`` each) on its 15-point grids in E4, E4b,
+    E5, E6, E8 and E10; with ``exact_simulators``, E4c's exact recoveries and E6's per-user runs
+    (proportional to their users, 8.4 times the predicted U_90 over a grid); E7's 1-bit runs; and 30 s for
+    the kernel, the closed-form experiments and the figures. Memory: 300 MB of simulator chunks and
+    libraries, plus 48 bytes per entry of the largest ``N × N`` matrix (the matrix, its float copy and
+    LAPACK's workspace).
+
+    Calibrated on this 2-core machine (one core): a recovery of Pairwise-Preference took 6, 16 and 55 ms
+    at N = 100, 200 and 400, one of MaxSense 0.5 ms, one exact w-subset recovery at N = 50 5 ms and a
+    per-user Multi-MaxSense user 8 µs.
+    """
+    mode, pp_trials, trials = v["mode"], v["pp_trials"], v["trials"]
+
+    def refined(plan: Refined) -> int:
+        points, rounds = plan[2][mode]
+        return points + rounds
+
+    e3 = (
+        refined(E3_GRID)
+        * pp_trials
+        * (sum(_pp_seconds(n) for n in v["n_items"]) + (len(v["eps_values"]) + 1) * _pp_seconds(N_REF))
+    )
+    maxsense_settings = len(v["n_items"]) + len(v["ratings_per_user"]) + len(v["eps_values"]) + 1
+    e4 = (
+        _MS_POINTS
+        * trials
+        * (
+            sum(_ms_seconds(n) for n in v["n_items"])
+            + (maxsense_settings - len(v["n_items"])) * _ms_seconds(N_REF)
+        )
+    )
+    e4b = len(E4_THETAS) * _MS_POINTS * trials * _ms_seconds(N_REF)
+    w_exponent = len(E5_W_EXPONENT[mode])
+    e5 = pp_trials * _pp_seconds(N_REF) * (
+        len(E5_W) * refined(E5_PP_GRID) + len(E5_COMBOS) * w_exponent * refined(E5_EXPONENT_GRID)
+    ) + (len(E5_W) * _MS_POINTS + 5) * trials * _ms_seconds(N_REF)
+    e6 = _Q_RULES * len(E6_EPS[mode]) * _MS_POINTS * trials * _ms_seconds(N_REF)
+    if v["exact_simulators"]:
+        e4b += _EXACT_POINTS * trials * sum(_ms_seconds(n) + _SUBSET_SECONDS * n for n, _ in E4_EXACT_CASES)
+        model = rc.m_asym(N_REF, E6_W)
+        users = sum(rc.predicted_u(model, e, n_bits=q) for e, q in E6_PER_USER_CASES) * _EXACT_USERS
+        e6 += E6_PER_USER_RUNS * users * _PER_USER_SECONDS
+    e8 = sum(_MS_POINTS * trials * _ms_seconds(n) for n in E8_N[mode])
+    e10 = len(v["movielens_eps"]) * (
+        _MS_POINTS * trials * _ms_seconds(v["movielens_items"])
+        + refined(E10_PP_GRID) * v["movielens_trials"] * _pp_seconds(v["movielens_items"])
+    )
+    seconds = _FIXED_SECONDS + e3 + e4 + e4b + e5 + e6 + _ONE_BIT_SECONDS * v["one_bit_trials"] + e8 + e10
+    largest = max([*v["n_items"], v["movielens_items"], N_REF])
+    return Footprint(memory=3e8 + 48.0 * largest**2, seconds=seconds)
+
+
+#: The chapter's parameters, each declared once (:class:`~dpnet.params.Schema`).
 SCHEMA = Schema(
     {
         **COMMON,
@@ -101,7 +181,10 @@ SCHEMA = Schema(
             integer(ge=50, le=100_000), "runs per N of the 1-bit schemes", quick=400, full=2000
         ),
         "exact_simulators": Param(
-            choice(True, False), "also run the per-user simulators (E4c, E6)", quick=False, full=True
+            choice(True, False),
+            "also run the exact w-subset simulator (E4c) and the per-user one (E6)",
+            quick=False,
+            full=True,
         ),
         "movielens_items": Param(
             integer(ge=20, le=400), "most-rated MovieLens movies N kept for the fit (E10)", default=100
@@ -116,6 +199,7 @@ SCHEMA = Schema(
             integer(ge=5, le=500), "runs per point of Pairwise-Preference in E10", quick=6, full=20
         ),
     },
+    footprint=_footprint,
     # the integer keys that seeded each experiment's draws before the streams had names
     streams={
         "p002-e0": (0,),
@@ -158,9 +242,12 @@ E2_N = range(4, 13)
 E2_RANDOM_QUERIES = 200
 E2_EPS, E2_N_SKETCH = 0.5, (50, 100, 200, 400, 800, 1600)
 E2_LEMMA_N = (100, 1000, 10_000)
-#: E3: the w of the support-known case, the grid of U/(N ln N/ε̂²) (points in quick, full mode).
+#: Pairwise-Preference's U_90 is found adaptively (:func:`~dpnet.recommender.experiments.adaptive_curves`):
+#: a range, then (first points, refining rounds) by mode.
+Refined = tuple[float, float, Mapping[str, tuple[int, int]]]
+#: E3: the w of the support-known case, and the range of U/(N ln N/ε̂²).
 E3_SUPPORT_W = 10
-E3_GRID = (2.0, 128.0, {"quick": 9, "full": 13})
+E3_GRID: Refined = (2.0, 128.0, {"quick": (5, 1), "full": (5, 2)})
 #: E4: the grid of U around the Gaussian prediction (from, to, points, in multiples of it), the θ of E4b,
 #: the (N, w) of E4c and their grid, and the N, w and ε at which the collapse's range was fixed (the
 #: pilot's configurations: N = 400 and ε = 0.25 are measured, not checked).
@@ -174,6 +261,9 @@ EXACT_TOLERANCE = 0.25
 #: E5: the w of the crossover, its user cap, the w of the exponent fit (quick, full) and its (ε, sketch).
 E5_W = (5, 10, 25, 50, 100)
 E5_CAP = 1e7
+#: E5: Pairwise-Preference's users across w (up to the cap), and in the exponent fit.
+E5_PP_GRID: Refined = (1e3, E5_CAP, {"quick": (5, 3), "full": (5, 4)})
+E5_EXPONENT_GRID: Refined = (3e2, 3e7, {"quick": (6, 3), "full": (6, 4)})
 E5_W_EXPONENT = {"quick": (100, 50, 35), "full": (100, 71, 50, 35)}
 E5_COMBOS = ((math.inf, "agree_rated"), (math.inf, "agree"), (EPS_REF, "agree_rated"), (EPS_REF, "agree"))
 #: E6: w of Multi-MaxSense and its budgets (quick, full); runs per point of the per-user comparison.
@@ -190,10 +280,10 @@ E8_THETA = 0.5
 #: E9: the mean misclassified fraction compared with exact recovery, and the allowed gap to the
 #: Gaussian ratio.
 E9_ERROR, E9_TOLERANCE = 0.05, 0.25
-#: E10: movie clusters L and user types K of the fit, and Pairwise-Preference's grid (from, to, points) in
-#: multiples of MaxSense's predicted U_90, by mode.
+#: E10: movie clusters L and user types K of the fit, and Pairwise-Preference's range in multiples of
+#: MaxSense's predicted U_90.
 E10_L, E10_K = 2, 2
-E10_PP_GRID = {"quick": (1.0, 16.0, 5), "full": (1.0, 32.0, 9)}
+E10_PP_GRID: Refined = (1.0, 32.0, {"quick": (3, 2), "full": (4, 3)})
 
 
 # --------------------------------------------------------------------------------------------------
@@ -223,6 +313,25 @@ def _curves(
 ) -> tuple[pd.DataFrame, list[float]]:
     """Success curves of each setting on its grid (stream ``stream``), and each setting's U_90."""
     curves = rc.success_curves(settings, grids, trials=trials, stream=P.stream(stream), desc=desc)
+    return curves, [float(u) for u in rc.thresholds(curves)]
+
+
+def _adaptive(
+    P: Parameters,
+    stream: str,
+    settings: Sequence[rc.Setting],
+    ranges: Sequence[tuple[float, float]],
+    plan: Refined,
+    desc: str,
+    trials: int | None = None,
+) -> tuple[pd.DataFrame, list[float]]:
+    """Pairwise-Preference's success curves refined at their crossings (``trials`` runs per point, by
+    default ``pp_trials``), and each setting's U_90; ``ranges`` are ``plan``'s range scaled per setting."""
+    points, rounds = plan[2][P.mode]
+    runs = P.pp_trials if trials is None else trials
+    curves = rc.adaptive_curves(
+        settings, ranges, points=points, rounds=rounds, trials=runs, stream=P.stream(stream), desc=desc
+    )
     return curves, [float(u) for u in rc.thresholds(curves)]
 
 
@@ -284,7 +393,7 @@ class Mechanism:
 
 
 def mechanism(P: Parameters) -> Mechanism:
-    """E0 (stream ``p002-e0``): 10⁶ fair bits through randomized response at each ε of :data:`E0_EPS`
+    """E0 (stream ``p002-e0``): 10⁶ fair bits through randomized response at each ε of ``E0_EPS``
     and at ε = ∞, one generator in order; δ_min of M-asym at the reference case (M-sym's, 0, is a unit
     test)."""
     rng = P.rng("p002-e0")
@@ -324,7 +433,7 @@ class LowerBounds:
         """(a) the bounds against N at w ∈ {1, 2, 5, 10}; (b) Thms 4.8 and 4.10 against w at N = 10⁴."""
         n = np.geomspace(*E1_N)
         eps = E1_EPS
-        fig, axes = panel_row(2, width=5.0, height=4.4)
+        fig, axes = panel_row(2, height=4.4)
         ax = axes[0]
         ax.plot(n, rc.thm33_users(n, eps, "paper"), "k:", label="Thm 3.3, paper's constant")
         ax.plot(n, rc.thm33_users(n, eps), "k-", label="Thm 3.3, Fano-consistent")
@@ -355,7 +464,7 @@ class LowerBounds:
 
 def lower_bounds() -> LowerBounds:
     """E1: slopes of the explicit bounds against N over 10³–10⁵ at w = 2, and against w over 2–10 at
-    N = 10⁴ (ε = :data:`E1_EPS`)."""
+    N = 10⁴ (ε = ``E1_EPS``)."""
     n = np.geomspace(*E1_N)
     eps = E1_EPS
     slopes = {
@@ -421,7 +530,7 @@ class Information:
 
     def figure(self) -> Figure:
         """(a) exact information against Thm 4.3's bound; (b) MaxSense's sketch against N; (c) against ε."""
-        fig, axes = panel_row(3, width=3.7, height=3.6)
+        fig, axes = panel_row(3, height=3.6)
         mi = self.one_bit
         rand, guess = mi[mi["query"] == "random"], mi[mi["query"] == "guess vector"]
         axes[0].scatter(
@@ -465,7 +574,7 @@ class Information:
 
 def information(P: Parameters) -> Information:
     """E2 (stream ``p002-e2``): Thm 4.3 by enumeration on the guess-vector query and
-    :data:`E2_RANDOM_QUERIES` random query sets per N; MaxSense's sketch in closed form; Lemma 4.7 in
+    ``E2_RANDOM_QUERIES`` random query sets per N; MaxSense's sketch in closed form; Lemma 4.7 in
     exact rationals."""
     rng = P.rng("p002-e2")
     rows = []
@@ -581,7 +690,7 @@ class PairwiseRich:
 
     @property
     def eps_ratio(self) -> float:
-        """``U_90(ε = 0.25)/U_90(ε = 1)`` (nan unless both are in the sweep)."""
+        """``U_90(ε = 0.25)/U_90(ε = 1)`` (``nan`` unless both are in the sweep)."""
         if ("eps", 0.25) not in self.settings or ("eps", 1.0) not in self.settings:
             return math.nan
         return self.u90[self.settings[("eps", 0.25)]] / self.u90[self.settings[("eps", 1.0)]]
@@ -635,7 +744,7 @@ class PairwiseRich:
 
     def figure(self) -> Figure:
         """Success against ``U/(N ln N/ε̂²)`` for (a) the N sweep and (b) the ε sweep; (c) the constant."""
-        fig, axes = panel_row(3, width=3.7, height=3.6)
+        fig, axes = panel_row(3, height=3.6)
         for ax, kind, title in (
             (axes[0], "N", "(a) N sweep, ε = 1"),
             (axes[1], "eps", "(b) ε sweep, N = 100"),
@@ -690,10 +799,9 @@ def pairwise_rich(P: Parameters) -> PairwiseRich:
         "pairwise", rc.m_sym(N_REF, E3_SUPPORT_W), EPS_REF, support_known=True
     )
     unique = list(dict.fromkeys(settings.values()))
-    lo, hi, num = E3_GRID
-    x = np.geomspace(lo, hi, num[P.mode])
-    grids = [rc.pairwise_scale(s.model.n_items, s.eps) * x for s in unique]
-    curves, u90 = _curves(P, "p002-e3", unique, grids, P.pp_trials, "Pairwise-Preference, rich regime")
+    scales = [rc.pairwise_scale(s.model.n_items, s.eps) for s in unique]
+    ranges = [(E3_GRID[0] * x, E3_GRID[1] * x) for x in scales]
+    curves, u90 = _adaptive(P, "p002-e3", unique, ranges, E3_GRID, "Pairwise-Preference, rich regime")
     out = PairwiseRich(settings, curves, dict(zip(unique, u90, strict=True)), {})
     checked = (50, 100, 200)  # the N at which the book's range applies
     constants = {n: out.constant(("N", n)) if ("N", n) in settings else math.nan for n in checked}
@@ -747,7 +855,7 @@ class ScarceMaxSense:
 
     @property
     def slopes(self) -> dict[str, float]:
-        """Fitted slopes of log U_90 in log N, log w and log ε̂ (ε ≤ 2; nan with fewer than two such ε)."""
+        """Fitted slopes of log U_90 in log N, log w and log ε̂ (ε ≤ 2; ``nan`` with fewer than two such ε)."""
         (ns, u_n), (ws, u_w) = self._u("N"), self._u("w")
         small = [e for e in (k[1] for k in self.settings if k[0] == "eps") if e <= 2]
         hat = [rc.eps_hat(e) for e in small]
@@ -834,7 +942,7 @@ class ScarceMaxSense:
     def figure(self) -> Figure:
         """(a) success against U over Thm 5.1's scale, with the prediction; (b) measured against predicted
         U_90; (c) U_90 against N, with the theorems."""
-        fig, axes = panel_row(3, width=3.7, height=3.8)
+        fig, axes = panel_row(3, height=3.8)
         unique = self.unique
         for j, s in enumerate(unique):
             cell = self.curves[self.curves["setting"] == j]
@@ -933,7 +1041,7 @@ def maxsense_scarce(P: Parameters) -> ScarceMaxSense:
 
 def _means(P: Parameters) -> tuple[dict[str, list[float]], int]:
     """The closed-form cluster means of the test case against the fast simulator (its ``runs``) and the
-    exact w-subset simulator (2 runs in quick mode)."""
+    exact w-subset simulator (as many runs)."""
     case, theta = ref.MEANS_CASE, P.theta
     model = rc.BlockModel((1.0,), (0.5, 0.5), (case["b"],), case["n_items"], case["w"])
     fast_rng, subset_rng = P.rng("p002-e4/means-fast"), P.rng("p002-e4/means-subset")
@@ -948,12 +1056,12 @@ def _means(P: Parameters) -> tuple[dict[str, list[float]], int]:
         )
         / case["n_users"]
     )
-    subset_runs = 2 if P.mode == "quick" else case["runs"]
+    subset_runs = case["runs"]
     subset = (
         np.mean(
             [
-                rc.maxsense_scores_per_user(
-                    model, labels, case["n_users"], case["eps"], subset_rng, theta=theta, ratings="subset"
+                rc.maxsense_scores_subset(
+                    model, labels, case["n_users"], case["eps"], subset_rng, theta=theta
                 )
                 for _ in range(subset_runs)
             ],
@@ -1023,7 +1131,7 @@ class SensingConstant:
         return rc.predicted_u(rc.m_asym(N_REF, W_REF), EPS_REF, theta=1.0) / float(self.theta_curve.min())
 
     def exact_ratio(self, n: int, w: int) -> float:
-        """Exact over fast U_90 at (N, w) (nan when the comparison did not run)."""
+        """Exact over fast U_90 at (N, w) (``nan`` when the comparison did not run)."""
         if self.exact is None:
             return math.nan
         row = self.exact[(self.exact["N"] == n) & (self.exact["w"] == w)]
@@ -1052,9 +1160,9 @@ class SensingConstant:
 
 
 def sensing_constant(P: Parameters) -> SensingConstant:
-    """E4b (stream ``p002-e4/theta``): MaxSense at every θ of :data:`E4_THETAS`; E4c (with
+    """E4b (stream ``p002-e4/theta``): MaxSense at every θ of ``E4_THETAS``; E4c (with
     ``exact_simulators``, streams ``p002-e4/exact-fast`` and ``-subset``): both simulators at
-    :data:`E4_EXACT_CASES`."""
+    ``E4_EXACT_CASES``."""
     grid = np.geomspace(0.1, 8, 60)
     curve = np.array([rc.predicted_u(rc.m_asym(N_REF, W_REF), EPS_REF, theta=t) for t in grid])
     out = SensingConstant(E4_THETAS, (), grid, curve, None, {})
@@ -1140,7 +1248,7 @@ class RichVsScarce:
 
     @property
     def exponents(self) -> dict[tuple[float, str], float]:
-        """PP's slope of log U_90 in log(N/w), per (ε, sketch) (nan with fewer than two finite U_90)."""
+        """PP's slope of log U_90 in log(N/w), per (ε, sketch) (``nan`` with fewer than two finite U_90)."""
         ratio = N_REF / np.asarray(self.w_exponent)
         out = {}
         for combo, row in zip(self.combos, self.exponent_u90, strict=True):
@@ -1190,7 +1298,7 @@ class RichVsScarce:
 
     def figure(self) -> Figure:
         """(a) the crossover; (b) PP's exponent in N/w; (c) MaxSense on M-sym."""
-        fig, axes = panel_row(3, width=3.7, height=3.8)
+        fig, axes = panel_row(3, height=3.8)
         axes[0].loglog(
             self.w, np.where(np.isfinite(self.pp_u90), self.pp_u90, np.nan), "o-", label="Pairwise-Preference"
         )
@@ -1233,18 +1341,17 @@ def _e5_settings(
 
 
 def rich_vs_scarce(P: Parameters) -> RichVsScarce:
-    """E5 (streams ``p002-e5/…``): both algorithms at every w of :data:`E5_W` (PP up to :data:`E5_CAP`
-    users); PP on M-sym at the w of :data:`E5_W_EXPONENT`, two sketches, ε = ∞ and 1; MaxSense on M-sym."""
-    quick = P.mode == "quick"
+    """E5 (streams ``p002-e5/…``): both algorithms at every w of ``E5_W`` (PP up to ``E5_CAP``
+    users); PP on M-sym at the w of ``E5_W_EXPONENT``, two sketches, ε = ∞ and 1; MaxSense on M-sym."""
     w_exp = E5_W_EXPONENT[P.mode]
     settings = _e5_settings(E5_W, w_exp, E5_COMBOS, P.theta)
     pp, ms, exp_settings = settings["pairwise"], settings["maxsense"], settings["exponent"]
-    pp_grid = np.geomspace(1e3, E5_CAP, 17 if quick else 21)
-    _, pp_u = _curves(P, "p002-e5/pairwise", pp, [pp_grid] * len(pp), P.pp_trials, "PP across w")
+    pp_range = [E5_PP_GRID[:2]] * len(pp)
+    _, pp_u = _adaptive(P, "p002-e5/pairwise", pp, pp_range, E5_PP_GRID, "PP across w")
     _, ms_u = _curves(P, "p002-e5/maxsense", ms, [_ms_grid(s) for s in ms], P.trials, "MaxSense across w")
-    exp_grid = np.geomspace(3e2, 3e7, 15 if quick else 21)
-    _, exp_u = _curves(
-        P, "p002-e5/exponent", exp_settings, [exp_grid] * len(exp_settings), P.pp_trials, "PP exponent in N/w"
+    exp_range = [E5_EXPONENT_GRID[:2]] * len(exp_settings)
+    _, exp_u = _adaptive(
+        P, "p002-e5/exponent", exp_settings, exp_range, E5_EXPONENT_GRID, "PP exponent in N/w"
     )
     sym = rc.Setting("maxsense", rc.m_sym(N_REF, W_REF), math.inf, theta=P.theta)
     sym_grid = [1e4, 1e5, 1e6, ref.SYMMETRIC_USERS, 1e7]
@@ -1316,19 +1423,19 @@ class MultiMaxSense:
 
     @property
     def gain_32(self) -> float:
-        """MaxSense's over Thm 5.3's U_90 at ε = 32 (nan when not in the sweep)."""
+        """MaxSense's over Thm 5.3's U_90 at ε = 32 (``nan`` when not in the sweep)."""
         rule = "Q = ⌈ε⌉ (Thm 5.3)"
         return self.users("Q = 1 (MaxSense)", 32.0) / self.users(rule, 32.0) if 32.0 in self.eps else math.nan
 
     @property
     def ratio_2(self) -> float:
-        """Thm 5.3's over MaxSense's U_90 at ε = 2 (nan when not in the sweep)."""
+        """Thm 5.3's over MaxSense's U_90 at ε = 2 (``nan`` when not in the sweep)."""
         rule = "Q = ⌈ε⌉ (Thm 5.3)"
         return self.users(rule, 2.0) / self.users("Q = 1 (MaxSense)", 2.0) if 2.0 in self.eps else math.nan
 
     @property
     def first_gain(self) -> float:
-        """The smallest ε of the grid at which Q = ⌈ε⌉ needs fewer users than MaxSense (nan: none)."""
+        """The smallest ε of the grid at which Q = ⌈ε⌉ needs fewer users than MaxSense (``nan``: none)."""
         better = [
             e for e in self.eps if self.users("Q = ⌈ε⌉ (Thm 5.3)", e) < self.users("Q = 1 (MaxSense)", e)
         ]
@@ -1364,7 +1471,7 @@ class MultiMaxSense:
         )
 
     def per_user_ratio(self, eps: float) -> float:
-        """Per-user over independent-bits U_90 at ε (nan when not run)."""
+        """Per-user over independent-bits U_90 at ε (``nan`` when not run)."""
         if self.per_user is None:
             return math.nan
         return float(self.per_user.loc[self.per_user["ε"] == eps, "per user / independent"].iloc[0])
@@ -1400,7 +1507,7 @@ class MultiMaxSense:
 
 def multi_maxsense(P: Parameters) -> MultiMaxSense:
     """E6 (stream ``p002-e6``; with ``exact_simulators`` also ``p002-e6/independent-bits`` and
-    ``p002-e6/per-user``): every rule of :data:`Q_RULES` at every ε of :data:`E6_EPS`, Q at most w/θ."""
+    ``p002-e6/per-user``): every rule of ``Q_RULES`` at every ε of ``E6_EPS``, Q at most w/θ."""
     eps = E6_EPS[P.mode]
     model = rc.m_asym(N_REF, E6_W)
     settings = {
@@ -1522,7 +1629,7 @@ class OneBit:
 
 
 def one_bit(P: Parameters) -> OneBit:
-    """E7 (streams ``p002-e7/<scheme>``): ``one_bit_trials`` runs of each scheme at every N of :data:`E7_N`,
+    """E7 (streams ``p002-e7/<scheme>``): ``one_bit_trials`` runs of each scheme at every N of ``E7_N``,
     one generator per scheme through the N in order."""
     rows = []
     for scheme in rc.SCHEMES:
@@ -1575,7 +1682,7 @@ class Adaptive:
 
     @property
     def settings(self) -> list[rc.Setting]:
-        """MaxSense at w = 1, θ = :data:`E8_THETA`, one per N."""
+        """MaxSense at w = 1, θ = ``E8_THETA``, one per N."""
         return [rc.Setting("maxsense", rc.m_asym(n, 1), EPS_REF, theta=E8_THETA) for n in self.n_w1]
 
     @staticmethod
@@ -1619,7 +1726,7 @@ class Adaptive:
 
 def adaptive(P: Parameters) -> Adaptive:
     """E8 (stream ``p002-e8``): the recursion's growth over a decade at N = 10³, 10⁴, 10⁵ (ε = 1), and
-    MaxSense at w = 1, θ = :data:`E8_THETA`, for the N of :data:`E8_N`."""
+    MaxSense at w = 1, θ = ``E8_THETA``, for the N of ``E8_N``."""
     growth = {
         int(n): rc.adaptive_lower_bound(10 * n, EPS_REF) / (10 * rc.adaptive_lower_bound(n, EPS_REF))
         for n in (1e3, 1e4, 1e5)
@@ -1674,7 +1781,7 @@ class Distortion:
 
 
 def distortion(e4: ScarceMaxSense) -> Distortion:
-    """E9: from E4's curves, U at a mean misclassified fraction of :data:`E9_ERROR` for every setting."""
+    """E9: from E4's curves, U at a mean misclassified fraction of ``E9_ERROR`` for every setting."""
     u5 = rc.thresholds(e4.curves, error=E9_ERROR)
     rows = []
     for s, u in zip(e4.unique, u5, strict=True):
@@ -1780,7 +1887,7 @@ class MovieLens:
         )
 
     def at(self, eps: float, column: str) -> float:
-        """A column of :attr:`table` at ε (nan when ε is not in the run)."""
+        """A column of :attr:`table` at ε (``nan`` when ε is not in the run)."""
         if eps not in self.eps:
             return math.nan
         return float(self.table[column].iloc[self.eps.index(eps)])
@@ -1824,7 +1931,7 @@ class MovieLens:
 
     def figure(self) -> Figure:
         """(a) the like matrix ordered by the fit's clusters; (b) success against U of both algorithms."""
-        fig, axes = panel_row(2, width=4.6, height=4.0)
+        fig, axes = panel_row(2, height=4.0)
         rows = np.lexsort((-self.likes.rated.sum(axis=1), self.fit.user_types))
         cols = np.argsort(self.fit.item_clusters, kind="stable")
         shown = self.likes.rated.astype(float) + self.likes.liked
@@ -1864,7 +1971,7 @@ def movielens(P: Parameters) -> MovieLens:
     """E10 (streams ``p002-e10/fit``, ``p002-e10/maxsense``, ``p002-e10/pairwise``): load MovieLens 100k,
     binarise it on the ``movielens_items`` most-rated movies, fit the block model (L = K = 2), and run
     MaxSense (``trials`` runs per point, around its prediction) and Pairwise-Preference
-    (``movielens_trials`` runs per point, on :data:`E10_PP_GRID` times MaxSense's prediction) at every ε
+    (``movielens_trials`` runs per point, on ``E10_PP_GRID`` times MaxSense's prediction) at every ε
     of ``movielens_eps`` on users simulated from the fit."""
     frame = rc.load_movielens100k()
     shape = (len(frame), int(frame["user_id"].nunique()), int(frame["movie_id"].nunique()))
@@ -1877,9 +1984,15 @@ def movielens(P: Parameters) -> MovieLens:
         P, "p002-e10/maxsense", ms, [_ms_grid(s) for s in ms], P.trials, "MaxSense, MovieLens fit"
     )
     pp = [rc.Setting("pairwise", fit.model, e) for e in eps]
-    pp_grids = [_ms_grid(s, E10_PP_GRID[P.mode]) for s in ms]
-    pp_curves, pp_u = _curves(
-        P, "p002-e10/pairwise", pp, pp_grids, P.movielens_trials, "Pairwise-Preference, MovieLens fit"
+    pp_ranges = [(E10_PP_GRID[0] * s.predicted_u90(), E10_PP_GRID[1] * s.predicted_u90()) for s in ms]
+    pp_curves, pp_u = _adaptive(
+        P,
+        "p002-e10/pairwise",
+        pp,
+        pp_ranges,
+        E10_PP_GRID,
+        "Pairwise-Preference, MovieLens fit",
+        P.movielens_trials,
     )
     out = MovieLens(
         shape, values, likes, fit, P.theta, eps, ms_curves, pp_curves, tuple(ms_u), tuple(pp_u), {}

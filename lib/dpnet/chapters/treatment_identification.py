@@ -22,7 +22,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -46,12 +45,15 @@ from dpnet.params import (
     real,
 )
 from dpnet.plotting import (
+    SMALL,
     band_curves,
     belief_bars,
     distance_paths,
     grouped_bars,
     guarantee_line,
+    panel_grid,
     panel_row,
+    panel_rows,
     plain_log,
 )
 from dpnet.reference import identification as ref
@@ -162,6 +164,7 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     return Footprint(memory=memory, seconds=seconds)
 
 
+#: The chapter's parameters, each declared once (:class:`~dpnet.params.Schema`).
 SCHEMA = Schema(
     {
         **COMMON,
@@ -400,7 +403,7 @@ class BestTreatment:
     eps
         Per variant (``"paper"``, ``"as_published"``), the budget of the run.
     studies
-        Per variant, the drawn run and the replications (:class:`~dpnet.survival.MLEStudy`).
+        Per variant, the drawn run and the replications (:class:`~dpnet.survival.studies.MLEStudy`).
     set_rates
         Per variant and algorithm, how often some centre names a treatment other than the best
         (``"wrong treatment"``) or no treatment at all (``"control only"``).
@@ -458,20 +461,23 @@ class BestTreatment:
         """Two rows (paper's noise, as published): final beliefs without privacy, with GM, AM and the
         two-threshold frequencies, and the distance to the non-private beliefs against t."""
         arms, tau = self.arms.arms, self.arms.threshold
-        fig, axes = plt.subplots(2, 5, figsize=(20, 7.4), layout="constrained")
-        for row, (v, st) in enumerate(self.studies.items()):
-            belief_bars(axes[row, 0], st.nonprivate[-1], arms, title=f"no DP — {FIG5_LABELS[v]}")
-            belief_bars(axes[row, 1], st.gm[-1], arms, title="GM", threshold=tau)
-            belief_bars(axes[row, 2], st.am[-1], arms, title="AM", threshold=tau)
-            belief_bars(axes[row, 3], st.counts, arms, title="two-threshold", threshold=tau,
+        titles = [title for v in self.studies for title in (FIG5_LABELS[v], "")]
+        k = len(self.studies)
+        fig, rows = panel_rows([3, 2] * k, heights=[2.3, 2.2] * k, titles=titles)
+        for bars, lines, st in zip(rows[::2], rows[1::2], self.studies.values(), strict=True):
+            belief_bars(bars[0], st.nonprivate[-1], arms, title="no DP")
+            belief_bars(bars[1], st.gm[-1], arms, title="GM", threshold=tau)
+            belief_bars(bars[2], st.am[-1], arms, title="AM", threshold=tau)
+            for ax in bars[1:]:  # the scale of the first panel, and room for the arms' names
+                ax.set_ylabel("")
+                ax.tick_params(labelleft=False)
+            belief_bars(lines[0], st.counts, arms, title="two-threshold", threshold=tau,
                         ylabel="fraction of rounds led")  # fmt: skip
             paths = {"GM": st.gm, "AM": st.am, "two-threshold": st.count_path}
             tvd = {k: inf.total_variation(path, st.nonprivate).mean(axis=-1)[1:] for k, path in paths.items()}
-            distance_paths(axes[row, 4], tvd, title=f"TVD (K = {st.K}, T = {st.T})")
-        for ax in axes[:, :4].ravel():
-            ax.tick_params(axis="x", labelsize=8)
+            distance_paths(lines[1], tvd, title=f"TVD (K = {st.K}, T = {st.T:,})")
         n = len(self.arms.table)
-        fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=n, fontsize=8)
+        fig.legend(*rows[0][0].get_legend_handles_labels(), loc="outside lower center", ncol=n)
         return fig
 
 
@@ -551,8 +557,8 @@ class BestArmCurve:
         return self.frame.pivot(index="eps", columns="algorithm", values="probability")[list(ALGORITHMS)]
 
     def at(self, eps: float) -> dict[str, float]:
-        """Per algorithm, the probability with the paper's noise at ``eps`` (nan when ``eps`` is not on the
-        grid)."""
+        """Per algorithm, the probability with the paper's noise at ``eps`` (``nan`` when ``eps`` is not on
+        the grid)."""
         table = self.pivot()
         return {k: float(table.loc[eps, k]) if eps in table.index else math.nan for k in ALGORITHMS}
 
@@ -570,7 +576,7 @@ class BestArmCurve:
         ax.set_xscale("log")
         plain_log(ax.xaxis)
         ax.set(xlabel="privacy budget ε", ylabel=f"P[every centre names {{{BEST}}}]", ylim=(-0.02, 1.02))
-        ax.legend(fontsize=7.5, ncol=2)
+        ax.legend(fontsize=SMALL, ncol=2)
         return fig
 
 
@@ -681,24 +687,25 @@ class FirstOrderComparison:
             reach = int((gm.high >= ref.FIG6_CLAIMED_RATIO).sum())
             rows.append({"variant": v, "what": f"points whose interval reaches {ref.FIG6_CLAIMED_RATIO:g}×",
                          "value": reach, "n": None, "ε": None})  # fmt: skip
-        return pd.DataFrame(rows)
+        frame = pd.DataFrame(rows)
+        frame["value"] = pd.Series([row["value"] for row in rows], dtype=object)  # counts stay whole
+        return frame
 
     def figure(self) -> Figure:
         """Two rows (the paper's mathematics, as published), one panel per algorithm: mean distance
         against ε, one curve per n, with ±1.96 standard errors; zeros drawn at 1e−3."""
-        fig, axes = plt.subplots(
-            2, len(comparison.ALGORITHMS), figsize=(20, 7.4), layout="constrained", sharey=True
-        )
-        for row, variant in enumerate(comparison.VARIANTS):
-            for col, algorithm in enumerate(comparison.ALGORITHMS):
+        fig, axes = panel_grid(len(comparison.ALGORITHMS), len(comparison.VARIANTS), height=1.75,
+                               sharex=True, sharey=True)  # fmt: skip
+        for col, variant in enumerate(comparison.VARIANTS):
+            for row, algorithm in enumerate(comparison.ALGORITHMS):
                 ax = axes[row, col]
                 part = self.tvd[(self.tvd.variant == variant) & (self.tvd.algorithm == algorithm)]
                 band_curves(ax, part, x="eps", group="n", floor=1e-3)
-                title = f"{algorithm} — {'paper' if variant == 'paper' else 'as published'}"
-                ax.set(yscale="log", ylim=(8e-4, 1.2), xlabel="privacy budget ε", title=title)
-                ax.grid(alpha=0.3)
-            axes[row, 0].set_ylabel("TVD to non-private twin")
-        axes[0, 0].legend(fontsize=8)
+                ax.set(yscale="log", ylim=(8e-4, 1.2))
+                ax.set_title(f"{algorithm}, {'paper' if variant == 'paper' else 'as published'}", loc="left")
+            axes[-1, col].set_xlabel("privacy budget ε")
+        fig.supylabel("TVD to the non-private twin")
+        fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center", ncol=3)
         return fig
 
 
@@ -817,13 +824,13 @@ class RuntimeStudy:
 
     @property
     def he_range(self) -> tuple[float, float]:
-        """The HE baseline's smallest and largest total time (nan when it was not timed)."""
+        """The HE baseline's smallest and largest total time (``nan`` when it was not timed)."""
         he = self._totals(runtime.METHODS[1]).seconds
         return (float(he.min()), float(he.max())) if len(he) else (np.nan, np.nan)
 
     @property
     def he_per_centre_ms(self) -> float:
-        """The HE baseline's largest total over the most centres, in milliseconds (nan when not timed)."""
+        """The HE baseline's largest total over the most centres, in milliseconds (``nan`` when not timed)."""
         return self.he_range[1] / max(self.n_values) * 1e3
 
     @property
@@ -834,7 +841,7 @@ class RuntimeStudy:
 
     @property
     def speedup_range(self) -> tuple[float, float]:
-        """The smallest and largest HE/DP total-time ratio (nan when HE was not timed)."""
+        """The smallest and largest HE/DP total-time ratio (``nan`` when HE was not timed)."""
         values = list(self.speedups.values())
         return (min(values), max(values)) if values else (np.nan, np.nan)
 
@@ -868,7 +875,7 @@ class RuntimeStudy:
     def figure(self) -> Figure:
         """Three panels (one centre's local work, communication, total): bars per n, one per method and
         cohort size, on a log scale; HE hatched."""
-        fig, axes = panel_row(3, width=5.4, height=3.8)
+        fig, axes = panel_row(3, height=3.2)
         methods = [m for m in runtime.METHODS if (self.records.method == m).any()]
         for ax, phase in zip(axes, ("local per centre", "communication", "total"), strict=True):
             series, colors, hatches = {}, {}, {}
@@ -876,12 +883,12 @@ class RuntimeStudy:
                 for j, rows in enumerate(self.rows):
                     part = self.records[(self.records.method == m) & (self.records.rows == rows)
                                         & (self.records.phase == phase)].sort_values("n")  # fmt: skip
-                    label = f"{m.split()[0]}, {rows} rows"
+                    label = f"{m.split()[0]}, {rows:,} rows"
                     series[label], colors[label] = part.seconds.tolist(), f"C{j}"
                     hatches[label] = "//" if m == runtime.METHODS[1] else None
             grouped_bars(ax, series, self.n_values, colors=colors, hatches=hatches)
             ax.set(yscale="log", xlabel="centres n", ylabel="seconds", title=phase)
-        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=6, fontsize=8)
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=3)
         fig.suptitle(f"{self.name}: DP belief propagation vs CKKS aggregation")
         return fig
 

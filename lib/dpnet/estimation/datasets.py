@@ -11,7 +11,7 @@ r"""The two networks and signal sets of paper 001's experiments (§5.1).
   synthetic. The stand-in here is generated the same way: 969 households × 1096 days.
 
 Signals enter the algorithms through the sufficient statistic ``ξ(s) = log s``; the target is the
-log-normal location ``μ`` (:attr:`EstimationData.theta`).
+log-normal location ``μ`` (``EstimationData.theta``).
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ __all__ = [
     "us_power_grid",
 ]
 
+#: The names of paper 001's two datasets.
 DatasetName = Literal["us_power_grid", "german_households"]
-#: The dataset names, in the order of :data:`DatasetName`.
+#: The dataset names, in the order of :data:`~dpnet.estimation.datasets.DatasetName`.
 DATASETS: tuple[str, ...] = get_args(DatasetName)
 
 #: Published sizes and signal laws: (n, m, T, μ, σ).
@@ -103,8 +104,8 @@ def read_dl_edgelist(path: str | Path) -> nx.Graph:
     The file starts with a header (``dl``, ``n=…``, ``format=edgelist1``, ``data:``) followed by
     ``u v [w]`` rows with 1-indexed nodes, each edge possibly listed in both directions. Nodes are
     relabelled ``0..n−1`` in order of first appearance (as ``networkx.from_pandas_edgelist`` does in
-    the authors' loader); weights are ignored. Raises :class:`DataError` if the file is malformed or its
-    node count disagrees with the ``n=`` header.
+    the authors' loader); weights are ignored. Raises :class:`~dpnet.errors.DataError` if the file is
+    malformed or its node count disagrees with the ``n=`` header.
     """
     lines = Path(path).read_text().splitlines()
     try:

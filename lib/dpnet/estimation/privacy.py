@@ -11,12 +11,12 @@ For ``ξ = log s`` the global sensitivity is unbounded, and the paper calibrates
 sensitivity of Nissim, Raskhodnikova and Smith, ``S*(s) = 2 ln(2/δ)/(e ε s)`` (eq. 11,
 :func:`smooth_sensitivity`), which gives (ε, δ)-DP. :func:`smooth_scales` offers two calibrations:
 
-==================  ==================================  ==================================
-calibration         Signal DP ``b``                     Network DP ``b_i``
-==================  ==================================  ==================================
-``"paper"``         ``2 S*(s)/ε``  (Nissim et al.)      ``2 max(a_i, S*(s))/ε``
-``"authors_code"``  ``2 S*(s)``                         ``max(2 a_i/ε, 2 S*(s))``
-==================  ==================================  ==================================
+==============================  ==============================  ==========================
+calibration                     Signal DP ``b``                 Network DP ``b_i``
+==============================  ==============================  ==========================
+``calibration="paper"``         ``2 S*(s)/ε`` (Nissim et al.)   ``2 max(a_i, S*(s))/ε``
+``calibration="authors_code"``  ``2 S*(s)``                     ``max(2 a_i/ε, 2 S*(s))``
+==============================  ==============================  ==========================
 
 The text prescribes the first; the authors' code (``smooth_sensitivity_lognormal``, commit
 ``7659bf4``), which produced the published figures, omits one factor ``1/ε`` and so scales as ``1/ε``

@@ -66,7 +66,7 @@ def run_messages(
     states, messages = [x], []
     for k, step in enumerate(steps):
         xi = x + (rng.laplace(0.0, scales[k], x.shape) if scales[k] > 0 else 0.0)
-        z = np.einsum("ij,rjd->rid", W, xi)
+        z = W @ xi  # Σ_j w_ij ξ_j, for every run
         x = np.clip(z - step * gradients(z), lower, upper)
         states.append(x)
         messages.append(xi)

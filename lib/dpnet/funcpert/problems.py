@@ -57,9 +57,9 @@ class Problem:
         if self.name == "quadratic":
             return self.data["a"][:, None] * (x - self.data["theta"][:, None])
         feats, labels, lam = self.data["features"], self.data["labels"], float(self.data["lam"][0])
-        margin = labels * np.einsum("nja,...na->...nj", feats, x)  # (..., n, N_i)
+        margin = labels * (feats @ x[..., None])[..., 0]  # (..., n, N_i)
         weight = -labels * special.expit(-margin)
-        return np.einsum("...nj,nja->...na", weight, feats) + feats.shape[1] * lam * x
+        return (weight[..., None, :] @ feats)[..., 0, :] + feats.shape[1] * lam * x
 
 
 def quadratic_problem(n_agents: int, K: int, rng: np.random.Generator) -> Problem:

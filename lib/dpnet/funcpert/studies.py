@@ -63,7 +63,8 @@ def noise_free_floor(
     """``|x̄(K) − x*|`` of the message scheme with steps ``c ρ_s^k`` and no noise, from ``x(0) = 0``.
 
     The steps sum to ``c/(1 − ρ_s)``, so the iteration stops short of the optimum: this is its floor
-    (1-D problems). ``rng`` is not drawn from (there is no noise); it is passed on to :func:`run_messages`.
+    (1-D problems). ``rng`` is not drawn from (there is no noise); it is passed on to
+    :func:`~dpnet.funcpert.message.run_messages`.
     """
     steps, scales = geometric_schedule(iterations, c, rho_s, (1 + rho_s) / 2, 0.0)
     states, _ = run_messages(problem.gradients, W, problem.lower, problem.upper, steps, scales, rng, 1)

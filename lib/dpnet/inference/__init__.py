@@ -17,23 +17,24 @@ the update is linear up to a per-agent normaliser, so
    \qquad \bar\psi_T = \Bigl(\frac{A+I}{2}\Bigr)^T \zeta - c,
 
 exactly, for any shift ``c`` common to all agents and states. ``ψ̄_T`` (the *scaled log-ratios*,
-:func:`scaled_log_ratios`) stays bounded for every ``T``
+:func:`~dpnet.inference.dynamics.scaled_log_ratios`) stays bounded for every ``T``
 (``((A+I)/2)^T → 𝟙𝟙ᵀ/n``), and the factor ``2^T`` is applied inside the log-softmax with exact
-power-of-two scaling (:func:`log_softmax_scaled`). Log-beliefs that fall below
-:data:`LOG_BELIEF_FLOOR` (``−2^1000``; the belief is exactly 0 in float64) are set to it, so that
-``T`` in the thousands neither overflows nor produces ``0/0`` (computed directly, ``2^T`` overflows a
-float after about a thousand iterations, and the beliefs of losing states underflow much earlier).
+power-of-two scaling (:func:`~dpnet.inference.dynamics.log_softmax_scaled`). Log-beliefs that fall below
+:data:`~dpnet.inference.dynamics.LOG_BELIEF_FLOOR` (``−2^1000``; the belief is exactly 0 in float64) are set
+to it, so that ``T`` in the thousands neither overflows nor produces ``0/0`` (computed directly, ``2^T``
+overflows a float after about a thousand iterations, and the beliefs of losing states underflow much earlier).
 
 **Asymptotic oracle (T → ∞).** ``ψ̄_T → (Λ + Y_k)/n`` for every agent, with
 ``Y_k(θ) = Σ_i d_{i,k}(θ)``: each round puts belief 1 on ``argmax_θ Λ(θ) + Y_k(θ)`` (ties share it).
-:func:`asymptotic_log_ratios` returns this limit in the same representation (``T = None``), so the
-same aggregators give the exact limit: AM → fraction of rounds won; GM → one-hot on
+:func:`~dpnet.inference.dynamics.asymptotic_log_ratios` returns this limit in the same representation
+(``T = None``), so the same aggregators give the exact limit: AM → fraction of rounds won; GM → one-hot on
 ``argmax Λ + (1/K) Σ_k Y_k`` (GM is computed as the softmax of the mean log-beliefs: the literal
 product of one-hot rounds is ``0/0``).
 
 **Private MLE (Alg 1).** ``K`` independent rounds with Laplace noise ``d_{i,k}(θ) ~ Lap(b)``,
-``b = Δ K |Θ| / ε`` iid over agents, states and rounds (:func:`noise_scale`; the authors' notebook
-draws twice that scale). Aggregation (:func:`am_beliefs`, :func:`gm_log_beliefs`):
+``b = Δ K |Θ| / ε`` iid over agents, states and rounds (:func:`~dpnet.inference.noise.noise_scale`; the
+authors' notebook draws twice that scale). Aggregation (:func:`~dpnet.inference.aggregation.am_beliefs`,
+:func:`~dpnet.inference.aggregation.gm_log_beliefs`):
 
 * AM ``ν^AM = (1/K) Σ_k ν_k``, ``Θ̂^AM = {ν^AM ≥ τ_AM}``: bounds the **Type II** error
   ``P[Θ* ⊄ Θ̂]``, as Thms 4.1–4.2 state (the paper's introduction words the two errors differently);
@@ -45,15 +46,18 @@ draws twice that scale). Aggregation (:func:`am_beliefs`, :func:`gm_log_beliefs`
 ``T = None`` everywhere means the limit ``T → ∞``.
 
 **Two-threshold algorithm (Alg 2, eq. 15).** ``N(θ) = (1/K) Σ_k 1{ν_{k,T}(θ) > τ̂}``
-(:func:`round_counts`); ``Θ̂¹ = {N¹ ≥ τ¹}`` (low Type I) and ``Θ̂² = {N² ≥ τ²}`` (low Type II),
-:func:`threshold_sets`; Cor 4.4 uses one threshold for exact recovery.
+(:func:`~dpnet.inference.aggregation.round_counts`); ``Θ̂¹ = {N¹ ≥ τ¹}`` (low Type I) and ``Θ̂² = {N² ≥ τ²}``
+(low Type II), :func:`~dpnet.inference.aggregation.threshold_sets`; Cor 4.4 uses one threshold for exact
+recovery.
 
 **Parameters.** ``K``, ``T`` and thresholds from Thms 4.1, 4.2, 4.3, 4.5 and Cor 4.4 with the exact
-constants of the proofs (:func:`schedule_thm41`, :func:`schedule_thm42`, :func:`schedule_thm43`,
-:func:`schedule_thm45`, :func:`schedule_cor44`), or the formulas of the authors' notebook
-(Table 1's orders with unit constants and twice the noise, :func:`schedule_authors_code`). Paper 000's
-constants are the same formulas with a per-agent sensitivity ``Δ_i`` (pass an array as ``delta``) and a
-single threshold ``ϱ``; :func:`network_dp_sensitivity` gives 000's Network-DP sensitivity.
+constants of the proofs (:func:`~dpnet.inference.schedules.schedule_thm41`,
+:func:`~dpnet.inference.schedules.schedule_thm42`, :func:`~dpnet.inference.schedules.schedule_thm43`,
+:func:`~dpnet.inference.schedules.schedule_thm45`, :func:`~dpnet.inference.schedules.schedule_cor44`), or the
+formulas of the authors' notebook (Table 1's orders with unit constants and twice the noise,
+:func:`~dpnet.inference.schedules.schedule_authors_code`). Paper 000's constants are the same formulas with a
+per-agent sensitivity ``Δ_i`` (pass an array as ``delta``) and a single threshold ``ϱ``;
+:func:`~dpnet.inference.noise.network_dp_sensitivity` gives 000's Network-DP sensitivity.
 
 Shapes: noise and per-round arrays are ``(..., K, n, |Θ|)`` (round axis ``−3``, agent axis ``−2``,
 state axis ``−1``), typically ``(R, K, n, |Θ|)`` for ``R`` Monte Carlo replications. All randomness

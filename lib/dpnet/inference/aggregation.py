@@ -44,7 +44,8 @@ def am_beliefs(
 ) -> NDArray[np.float64]:
     r"""AM aggregate (Alg 1): ``ν^AM_{i,T}(θ) = (1/K) Σ_k ν_{i,k,T}(θ)``, shape ``(..., n, |Θ|)``.
 
-    ``log_beliefs``: the rounds' log-beliefs :func:`round_log_beliefs` ``(scaled, T)`` if already computed.
+    ``log_beliefs``: the rounds' log-beliefs :func:`~dpnet.inference.dynamics.round_log_beliefs`
+    ``(scaled, T)`` if already computed.
     """
     arr = _check_rounds(scaled)
     return _exp(_round_log_beliefs(arr, T, log_beliefs)).mean(axis=-3)
@@ -99,7 +100,7 @@ def select_am(am: ArrayLike, tau: float | None = None, *, rho: float | None = No
     """``Θ̂^AM = {θ : ν^AM(θ) ≥ τ_AM}`` as a boolean mask.
 
     Give exactly one of ``tau ∈ (0, 1]`` or the log-belief-ratio threshold ``rho = ϱ ≥ 0``
-    (``τ = 1/(1 + e^ϱ)``, :func:`~dpnet.inference.belief_threshold`). With ``rho`` the comparison
+    (``τ = 1/(1 + e^ϱ)``, :func:`~dpnet.inference.problem.belief_threshold`). With ``rho`` the comparison
     stays exact when ``τ`` is below the smallest normal float (``ϱ ≳ 708``, and ``τ`` rounds to 0
     for ``ϱ ≳ 745``): beliefs are then compared in log space with ``log τ = −log(1 + e^ϱ)``. Where
     ``τ`` is a normal float the beliefs are compared with ``τ`` itself, as with ``tau``.

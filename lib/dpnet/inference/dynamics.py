@@ -139,7 +139,7 @@ def log_softmax_scaled(scaled: ArrayLike, T: int | None) -> NDArray[np.float64]:
     With ``x − max_θ x ≤ 0`` multiplied by ``2^T`` through :func:`numpy.ldexp` (exact), entries whose
     product would exceed ``2^1000`` in magnitude are set to :data:`LOG_BELIEF_FLOOR` (their belief is
     0 in float64 long before). ``T = None`` is the limit ``T → ∞``: 0 on the maximisers, the floor
-    elsewhere, so tied maximisers share the belief equally. Never returns NaN or ±inf.
+    elsewhere, so tied maximisers share the belief equally. Never returns ``NaN`` or ±inf.
     """
     x = np.asarray(scaled, dtype=float)
     x = x - x.max(axis=-1, keepdims=True)
@@ -170,7 +170,7 @@ def nonprivate_log_beliefs(loglik: ArrayLike, A: Weights | None, T: int | None) 
 
     ``T = None`` is the ``T → ∞`` limit, uniform on the states that maximise ``Λ`` *exactly* (``A`` is then
     not needed): states within rounding of the maximum count as MLE states for
-    :func:`~dpnet.inference.mle_mask`
+    :func:`~dpnet.inference.problem.mle_mask`
     (``atol = 1e-9``) but get belief 0 here unless they tie exactly. For finite ``T``
     and exactly tied MLE states with different local terms, the beliefs become uniform on ``Θ*`` only
     if every eigenvalue of ``A`` but the first is negative (``λ_2(A) < 0``, e.g. the complete graph):

@@ -13,7 +13,7 @@ over agents and steps. Rizk et al.'s *graph-homomorphic* noise is correlated acr
 cancels in the network average; neither the paper's formula nor the authors' code does that, and
 neither does this module: it is the simplification the paper states.
 
-Two conventions (:data:`FirstOrderConvention`):
+Two conventions (:data:`~dpnet.inference.first_order.FirstOrderConvention`):
 
 - ``"paper"``: each agent clips its own gradient to ``[−C, C]``, ``C = 2B_θB_x``; ``b = 2B_xB_θTη/ε``;
 - ``"authors_code"`` (the authors' notebook): the vector of all agents' gradients is clipped jointly in
@@ -43,6 +43,7 @@ __all__ = [
     "first_order_noise_scale",
 ]
 
+#: Which formulas the baseline follows: the paper's (``"paper"``) or the authors' code's.
 FirstOrderConvention = Literal["paper", "authors_code"]
 
 _CONVENTION = choice("paper", "authors_code")

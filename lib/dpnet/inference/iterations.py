@@ -88,7 +88,8 @@ def optimal_rho(c: float, *, n: int, gap: float, a_star: float) -> float:
 
     With the AM and GM constants this is the paper's ``ϱ*_AM``, ``ϱ*_GM``. The paper's two-threshold
     ``ϱ*_thres`` divides ``c`` by ``√K`` although Thm 4.5's T terms carry no ``√K`` (both papers);
-    :func:`schedule_thm45` follows the paper, so its two terms agree only for ``K = 1``.
+    :func:`~dpnet.inference.schedules.schedule_thm45` follows the paper, so its two terms agree only for
+    ``K = 1``.
     """
     if not (c > 0 and math.isfinite(c)):
         raise ParameterError(f"c (mixing constant) must be finite and > 0 (got {c})")

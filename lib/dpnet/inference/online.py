@@ -2,7 +2,7 @@ r"""Online learning from a stream of private signals (Alg 3; its non-private twi
 
 At period ``t = 1..T`` agent ``i`` receives the log-likelihoods ``log γ_{i,t}(θ)`` of that period's
 signals (``log γ ≡ 0`` when it receives none) and adds Laplace noise ``d_{i,t}(θ) ~ Lap(Δ|Θ|/ε)``, iid over
-agents, states and periods (:func:`~dpnet.inference.noise_scale` with ``K = 1``). The log-linear update
+agents, states and periods (:func:`~dpnet.inference.noise.noise_scale` with ``K = 1``). The log-linear update
 (eq. 17) ``ν_{i,t}(θ) ∝ σ_{i,t}(θ) ν_{i,t−1}(θ)^{a_ii} Π_{j∈N_i} ν_{j,t−1}(θ)^{a_ij}`` is, in log space and
 up to a per-agent normaliser,
 
@@ -81,7 +81,7 @@ def online_log_ratios(stream: ArrayLike, A: ArrayLike, noise: ArrayLike | None =
         not the ``A + I`` of the MLE dynamics.
     noise
         ``None`` (non-private) or Laplace noise of shape ``(..., T, n, |Θ|)``, e.g. ``(R, T, n, |Θ|)``
-        from :func:`~dpnet.inference.laplace_noise` with ``K = T``.
+        from :func:`~dpnet.inference.noise.laplace_noise` with ``K = T``.
 
     Returns
     -------
@@ -259,7 +259,7 @@ def time_averaged_ratios(
 
     The quantity plotted in Figs 14.1(c) and 14.6; for two states and ``reference = 0`` the last column
     is the log-belief ratio of the alternative. ``times`` are the periods the time axis holds (as returned
-    by :func:`~dpnet.inference.simulate_online`); by default every period ``1..T``. Shape of ``psi``.
+    by :func:`~dpnet.inference.signals.simulate_online`); by default every period ``1..T``. Shape of ``psi``.
     """
     arr = np.asarray(psi, dtype=float)
     if arr.ndim < 3 or arr.shape[-1] < 2:

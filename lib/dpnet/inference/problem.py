@@ -67,7 +67,7 @@ def mle_mask(loglik: ArrayLike, *, atol: float = 1e-9) -> NDArray[np.bool_]:
     """The MLE set ``Θ* = {θ : Λ(θ) ≥ max Λ − atol}`` as a boolean mask over states, ``Λ = Σ_i loglik[i]``.
 
     ``atol`` forgives the rounding of ``Σ_i``; the dynamics do not: the ``T → ∞`` limit of
-    :func:`~dpnet.inference.nonprivate_log_beliefs` is uniform on the *exact* maximisers only.
+    :func:`~dpnet.inference.dynamics.nonprivate_log_beliefs` is uniform on the *exact* maximisers only.
     """
     arr = _check_loglik(loglik)
     total = arr.sum(axis=0)

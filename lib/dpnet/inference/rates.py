@@ -72,7 +72,7 @@ def type_errors(selected: ArrayLike, mle: ArrayLike, *, confidence: float = 0.95
         Boolean masks ``Θ̂`` of shape ``(R, ..., |Θ|)``, replications first (e.g. ``(R, n, |Θ|)``: one
         rate per agent).
     mle
-        Boolean mask of ``Θ*``, shape ``(|Θ|,)`` (:func:`mle_mask`).
+        Boolean mask of ``Θ*``, shape ``(|Θ|,)`` (:func:`~dpnet.inference.problem.mle_mask`).
     confidence
         Two-sided level of the Clopper–Pearson intervals (each side at ``(1 + confidence)/2``).
     """
@@ -124,10 +124,12 @@ def estimated_sets(
 ) -> dict[str, NDArray[np.bool_]]:
     """Every replication's and agent's estimated set, shape ``(R, n, |Θ|)``, by algorithm.
 
-    - ``"GM"``: ``Θ̂^GM = {ν^GM ≥ τ}``, ``τ = 1/(1+e^ϱ)`` (:func:`select_gm`);
-    - ``"AM"``: ``Θ̂^AM = {ν^AM ≥ τ}`` (:func:`select_am`; ``am``: the AM beliefs if already computed);
+    - ``"GM"``: ``Θ̂^GM = {ν^GM ≥ τ}``, ``τ = 1/(1+e^ϱ)`` (:func:`~dpnet.inference.aggregation.select_gm`);
+    - ``"AM"``: ``Θ̂^AM = {ν^AM ≥ τ}`` (:func:`~dpnet.inference.aggregation.select_am`; ``am``: the AM beliefs
+      if already computed);
     - ``"two-threshold"``: ``{θ : N(θ) ≥ max(freq, 1/K)}`` with ``N`` the fraction of rounds the state
-      won (belief threshold ``τ̂ = 0``, as in the paper's Fig 14.1b and Fig 14.5; :func:`threshold_sets`).
+      won (belief threshold ``τ̂ = 0``, as in the paper's Fig 14.1b and Fig 14.5;
+      :func:`~dpnet.inference.aggregation.threshold_sets`).
     """
     counts = result.round_counts(0.0)
     return {
@@ -152,7 +154,7 @@ def recovery_rates(
     Parameters
     ----------
     result
-        Replications from :func:`~dpnet.inference.run_private_mle` (at least 2).
+        Replications from :func:`~dpnet.inference.simulation.run_private_mle` (at least 2).
     target
         Boolean mask over the states, shape ``(|Θ|,)``: the set that counts as recovered.
     rho
@@ -201,7 +203,7 @@ class ErrorRateTask:
     tau_hat_1, tau_hat_2, freq_1, freq_2
         Two-threshold rule (Alg 2); skipped when ``freq_1`` or ``freq_2`` is ``None``.
     convention
-        Noise scale convention of :func:`noise_scale`.
+        Noise scale convention of :func:`~dpnet.inference.noise.noise_scale`.
     agent
         Agent whose sets are scored (the guarantees hold for every agent).
     chunk
@@ -210,7 +212,7 @@ class ErrorRateTask:
         Log-belief-ratio thresholds ``ϱ ≥ 0``, alternatives to ``tau_am``, ``tau_gm``
         (``τ = 1/(1 + e^ϱ)``); give exactly one of each pair. The sets then compare log-beliefs with
         ``log τ = −log(1 + e^ϱ)``, exact even where ``τ`` underflows (``ϱ ≳ 745``; see
-        :func:`select_am`, :func:`select_gm`).
+        :func:`~dpnet.inference.aggregation.select_am`, :func:`~dpnet.inference.aggregation.select_gm`).
     """
 
     loglik: NDArray[np.float64]

@@ -60,8 +60,8 @@ def rounds_gm(n_states: int, n_mle: int, alpha: float, *, corrected: bool = Fals
     ``corrected=True`` uses ``|Θ*| + 1``: a non-MLE state loses a round with probability at least
     ``1/(|Θ*|+1)``, not ``1/|Θ*|``. Both bound the proof's estimator (a state must
     keep a positive belief in every round); the implemented GM (softmax of the mean log-beliefs) has
-    no such guarantee when the noise swamps the gap (see :func:`gm_log_beliefs`). ``|Θ| = 3``,
-    ``|Θ*| = 1``, ``α = 0.05``: 3.68888.
+    no such guarantee when the noise swamps the gap (see :func:`~dpnet.inference.aggregation.gm_log_beliefs`).
+    ``|Θ| = 3``, ``|Θ*| = 1``, ``α = 0.05``: 3.68888.
     """
     n_states, n_mle = _check_states(n_states, n_mle)
     alpha = _check_prob("alpha", alpha)

@@ -156,7 +156,8 @@ def schedule_thm41(
     limit every ``τ ∈ (0, 1/K]`` selects the same sets as ``τ → 0`` (a state is kept once it wins a
     round), and ``ϱ ≥ 0`` needs ``τ ≤ 1/2``, which only ``K = 1`` reaches (``τ = 1/2``, ``ϱ = 0``).
     ``mle_count_known=False`` uses ``|Θ| log(|Θ|/min{α, 1−β})`` rounds; ``corrected`` uses the win
-    probabilities ``1/|Θ|`` and ``1/(|Θ*| + 1)`` (:func:`rounds_am`, :func:`rounds_gm`).
+    probabilities ``1/|Θ|`` and ``1/(|Θ*| + 1)`` (:func:`~dpnet.inference.rounds.rounds_am`,
+    :func:`~dpnet.inference.rounds.rounds_gm`).
     """
     k_am, k_gm = _amgm_rounds(problem, alpha, beta, mle_count_known, corrected)
     K = to_int_ceil(max(k_am, k_gm), minimum=1)
@@ -194,8 +195,8 @@ def schedule_thm42(
        T_{AM} = \max\Bigl\{\frac{\log(2\varrho_{AM} n/l)}{\log 2},
          \frac{\log\frac{|\Theta|^2(n-1)K(n\Gamma+V)}{2\log(1/(1-\beta))\varrho_{AM}}}{\log(1/a^\star)}\Bigr\}.
 
-    ``rho_am``/``rho_gm`` default to the optimal thresholds (:func:`optimal_rho`). Guarantees:
-    ``P[Θ̂^GM ⊆ Θ*] ≥ 1 − 2α`` and ``P[Θ* ⊆ Θ̂^AM] ≥ 2β − 1``.
+    ``rho_am``/``rho_gm`` default to the optimal thresholds (:func:`~dpnet.inference.iterations.optimal_rho`).
+    Guarantees: ``P[Θ̂^GM ⊆ Θ*] ≥ 1 − 2α`` and ``P[Θ* ⊆ Θ̂^AM] ≥ 2β − 1``.
     """
     k_am, k_gm = _amgm_rounds(problem, alpha, beta, mle_count_known, corrected)
     K = to_int_ceil(max(k_am, k_gm), minimum=1)
@@ -257,8 +258,8 @@ def iterations_eps_slope(
     ``nΓ + V``. At a fixed ϱ (``rho``, used for AM and GM) and while the mixing term sets ``T``,
     ``T(ε) = [log(nΓ + V(ε)) + const]/log(1/a*)``, so with ``r = ε₁/ε₂`` and ``V₁ = V(ε₁)``
 
-    .. math:: rac{T(arepsilon_2) - T(arepsilon_1)}{\log r}
-       = rac{1}{\log(1/a^\star)}\Bigl(1 - rac{\lograc{n\Gamma + V_1}{n\Gamma/r + V_1}}{\log r}\Bigr),
+    .. math:: \frac{T(\varepsilon_2) - T(\varepsilon_1)}{\log r}
+       = \frac{1}{\log(1/a^\star)}\Bigl(1 - \frac{\log\frac{n\Gamma + V_1}{n\Gamma/r + V_1}}{\log r}\Bigr),
 
     whose relative deviation from ``1/log(1/a*)`` lies in ``[0, nΓ/(V₁ log r)]``. With the optimal ϱ*
     (``rho=None``) both terms are equal and ``T = [log c − log(l/2n)]/log(2/a*)``: the same deviation
@@ -343,8 +344,8 @@ def schedule_thm43(
     r"""Thm 4.3 (asymptotic two-threshold): ``τ¹ = (1+π₁)p₁``, ``τ² = (1−π₂)p₂``, ``K = ⌈max(K¹, K²)⌉``.
 
     ``p₁ = 1 − 1/|Θ*|``, ``p₂ = 1/|Θ̄|`` (unknown ``|Θ*|``: ``1 − 1/|Θ|`` and ``1/|Θ|``);
-    ``corrected=True`` uses ``p₂ = 1/|Θ|`` (:func:`win_probabilities`). ``K`` does not depend
-    on ``p₂``. The counts use ``τ̂ = 0`` ("won the round"), the ``T → ∞``, ``ϱ → ∞`` limit.
+    ``corrected=True`` uses ``p₂ = 1/|Θ|`` (:func:`~dpnet.inference.rounds.win_probabilities`). ``K`` does not
+    depend on ``p₂``. The counts use ``τ̂ = 0`` ("won the round"), the ``T → ∞``, ``ϱ → ∞`` limit.
     """
     k1, k2 = rounds_thres(
         problem.n_states, problem.n_mle, alpha, beta, pi1, pi2, mle_count_known=mle_count_known
@@ -372,9 +373,10 @@ def schedule_cor44(
 ) -> ThresholdSchedule:
     r"""Cor 4.4 (exact recovery with one threshold, asymptotic): ``τ = (1−π₂)p₂``, one count.
 
-    Needs ``p₂ > p₁`` (:func:`exact_recovery_feasible`) and ``π₁ = (1−π₂)p₂/p₁ − 1 > 0``
-    (``π₁ = ∞`` when ``|Θ*| = 1``); ``K = ⌈max{log(|Θ|/α)/(2π₁²), log(|Θ|/(1−β))/(2π₂²)}⌉``. Then
-    ``lim P[Θ̂ = Θ*] ≥ β − α``. ``freq_1 = freq_2 = τ`` and ``τ̂ = 0``.
+    Needs ``p₂ > p₁`` (:func:`~dpnet.inference.rounds.exact_recovery_feasible`) and
+    ``π₁ = (1−π₂)p₂/p₁ − 1 > 0`` (``π₁ = ∞`` when ``|Θ*| = 1``);
+    ``K = ⌈max{log(|Θ|/α)/(2π₁²), log(|Θ|/(1−β))/(2π₂²)}⌉``. Then ``lim P[Θ̂ = Θ*] ≥ β − α``.
+    ``freq_1 = freq_2 = τ`` and ``τ̂ = 0``.
     """
     n_states, n_mle = problem.n_states, problem.n_mle
     if not exact_recovery_feasible(n_states, n_mle):

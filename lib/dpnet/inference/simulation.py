@@ -84,9 +84,10 @@ def run_private_mle(
 ) -> PrivateMLEResult:
     """Simulate ``n_reps`` independent runs of ``K`` private rounds of ``T`` iterations (Algs 1–2).
 
-    Each agent, state, round and replication gets independent ``Lap(b)`` noise (:func:`laplace_noise`);
-    the rounds are evaluated in closed form (:func:`scaled_log_ratios`), or in the ``T → ∞`` limit
-    when ``T`` is ``None`` (:func:`asymptotic_log_ratios`; ``A`` is then not needed). Cost
+    Each agent, state, round and replication gets independent ``Lap(b)`` noise
+    (:func:`~dpnet.inference.noise.laplace_noise`); the rounds are evaluated in closed form
+    (:func:`~dpnet.inference.dynamics.scaled_log_ratios`), or in the ``T → ∞`` limit when ``T`` is ``None``
+    (:func:`~dpnet.inference.dynamics.asymptotic_log_ratios`; ``A`` is then not needed). Cost
     ``O(R K n² |Θ|)`` plus ``O(n³ log T)``, independent of ``T`` otherwise.
     """
     arr = _check_loglik(loglik)

@@ -53,7 +53,8 @@ def scaled_trajectory(
 ) -> NDArray[np.float64]:
     """``ψ̄_t = ((A+I)/2) ψ̄_{t−1}``, ``ψ̄_0 = ζ − c``, for ``t = 0..T``: shape ``(T + 1, ..., n, |Θ|)``.
 
-    Iterates the residual and adds the consensus, as :func:`scaled_log_ratios` does (same shift ``c``).
+    Iterates the residual and adds the consensus, as :func:`~dpnet.inference.dynamics.scaled_log_ratios` does
+    (same shift ``c``).
     """
     T = _check_int("T (iterations)", T, 0)
     D, consensus, residual = _split(loglik, A, noise)
@@ -79,7 +80,8 @@ def belief_trajectory(
     ``aggregate="rounds"``: each round's beliefs ``ν_{i,k,t}``, shape ``(T + 1, ..., n, |Θ|)``;
     ``"am"`` / ``"gm"``: the AM / GM aggregate over the round axis (−3 of ``noise``), shape
     ``(T + 1, ..., n, |Θ|)`` without the round axis; ``"counts"``: Alg 2's frequencies ``N_{i,t}(θ)``
-    at belief threshold ``tau_hat`` (:func:`round_counts`; ``0``: "won the round"), same shape.
+    at belief threshold ``tau_hat`` (:func:`~dpnet.inference.aggregation.round_counts`; ``0``: "won the
+    round"), same shape.
     """
     traj = scaled_trajectory(loglik, A, T, noise)
     if aggregate not in ("rounds", "am", "gm", "counts"):

@@ -25,6 +25,7 @@ from dpnet.recommender.simulate import (
     SKETCHES,
     maxsense_scores,
     maxsense_scores_per_user,
+    maxsense_scores_subset,
     multi_maxsense_scores,
     multi_maxsense_scores_per_user,
     pairwise_matrix,
@@ -35,6 +36,7 @@ from dpnet.sweep import Stream, sweep
 __all__ = [
     "ALGORITHMS",
     "Setting",
+    "adaptive_curves",
     "crossing",
     "maxsense_scale",
     "pairwise_scale",
@@ -54,8 +56,9 @@ class Setting:
     """One experimental configuration.
 
     ``simulator``: ``"aggregate"`` (exact sufficient statistics, the default), ``"per-user"`` (every
-    user simulated; Bernoulli ratings for MaxSense) or ``"subset"`` (every user, exactly ``w`` rated
-    items; MaxSense and Multi-MaxSense).
+    user simulated; Bernoulli ratings for MaxSense) or ``"subset"`` (every user rates exactly ``w``
+    items, the model of §2.1: MaxSense in aggregate,
+    :func:`~dpnet.recommender.simulate.maxsense_scores_subset`; Multi-MaxSense user by user).
     """
 
     algorithm: str
@@ -111,10 +114,10 @@ def recover(setting: Setting, n_users: int, rng: np.random.Generator) -> int:
     if setting.algorithm == "maxsense":
         if setting.simulator == "aggregate":
             scores = maxsense_scores(model, labels, n_users, setting.eps, rng, theta=setting.theta)
+        elif setting.simulator == "subset":
+            scores = maxsense_scores_subset(model, labels, n_users, setting.eps, rng, theta=setting.theta)
         else:
-            ratings = "bernoulli" if setting.simulator == "per-user" else "subset"
-            scores = maxsense_scores_per_user(model, labels, n_users, setting.eps, rng, theta=setting.theta,
-                                              ratings=ratings)  # fmt: skip
+            scores = maxsense_scores_per_user(model, labels, n_users, setting.eps, rng, theta=setting.theta)
     else:
         multi = multi_maxsense_scores if setting.simulator == "aggregate" else multi_maxsense_scores_per_user
         scores = multi(model, labels, n_users, setting.eps, rng, theta=setting.theta, n_bits=setting.n_bits)
@@ -175,6 +178,63 @@ def success_curves(
         "error": [float(np.mean(errors[t])) / t[2].model.n_items for t in tasks],
         "trials": trials,
     })  # fmt: skip
+
+
+def adaptive_curves(
+    settings: Sequence[Setting],
+    ranges: Sequence[tuple[float, float]],
+    *,
+    points: int,
+    rounds: int,
+    trials: int,
+    stream: Stream,
+    level: float = 0.9,
+    desc: str = "",
+) -> pd.DataFrame:
+    """Success curves refined where they cross ``level``: each setting's ``U_90`` found adaptively.
+
+    Every setting is first run at ``points`` user counts spread geometrically over its range ``(lo,
+    hi)``. Then, for ``rounds`` rounds, each setting whose curve (made non-decreasing, as in
+    :func:`crossing`) crosses ``level`` between two neighbouring counts is run once more, at their
+    geometric midpoint, so that the crossing is bracketed ``2^rounds`` times more finely than by the
+    first grid at the cost of ``rounds`` points. A setting whose range does not bracket the crossing is
+    not refined (its ``U_90`` stays undefined).
+
+    The counts lie on a lattice of ``(points − 1)·2^rounds + 1`` geometric steps; cell ``(s, j)``, the
+    ``j``-th lattice count of setting ``s``, draws from ``stream.child(s, j)``, and which cells run depends
+    only on the results before them, so the curves are identical for any number of workers. Arguments
+    and result as for :func:`success_curves`.
+    """
+    if len(settings) != len(ranges) or points < 2 or rounds < 0 or trials < 1:
+        raise ParameterError("give one (lo, hi) range per setting, points ≥ 2, rounds ≥ 0 and trials ≥ 1")
+    steps = (points - 1) * 2**rounds
+    lattice = [np.geomspace(lo, hi, steps + 1) for lo, hi in ranges]
+    done: dict[tuple[int, int], NDArray[np.int64]] = {}
+    todo = [(s, j) for s in range(len(settings)) for j in range(0, steps + 1, 2**rounds)]
+    for _ in range(rounds + 1):
+        tasks = [(s, j, settings[s], round(float(lattice[s][j])), trials) for s, j in todo]
+        errors = sweep(_cell, tasks, stream, key=_cell_key, desc=desc)
+        done.update({(t[0], t[1]): errors[t] for t in tasks})
+        todo = [(s, mid) for s in range(len(settings)) if (mid := _midpoint(done, s, level)) is not None]
+    cells = sorted(done)
+    return pd.DataFrame({
+        "setting": [s for s, _ in cells],
+        "U": [round(float(lattice[s][j])) for s, j in cells],
+        "success": [float(np.mean(done[c] == 0)) for c in cells],
+        "error": [float(np.mean(done[c])) / settings[c[0]].model.n_items for c in cells],
+        "trials": trials,
+    })  # fmt: skip
+
+
+def _midpoint(done: dict[tuple[int, int], NDArray[np.int64]], s: int, level: float) -> int | None:
+    """The lattice index halfway across setting ``s``'s crossing of ``level``, if there is one to add."""
+    js = sorted(j for t, j in done if t == s)
+    rate = isotonic_regression([float(np.mean(done[(s, j)] == 0)) for j in js]).x
+    if rate[0] >= level or rate[-1] < level:
+        return None
+    k = int(np.argmax(rate >= level))
+    low, high = js[k - 1], js[k]
+    return (low + high) // 2 if high - low >= 2 else None
 
 
 def predicted_grid(setting: Setting, lo: float, hi: float, num: int) -> NDArray[np.float64]:

@@ -19,7 +19,7 @@ __all__ = ["check_eps", "eps_hat", "flip_prob", "likelihood_ratio", "rr_bits", "
 
 
 def check_eps(eps: float, name: str = "eps") -> float:
-    """``eps`` as a float in ``(0, ∞]``, or a :class:`ParameterError` naming it."""
+    """``eps`` as a float in ``(0, ∞]``, or a :class:`~dpnet.errors.ParameterError` naming it."""
     if isinstance(eps, bool) or not isinstance(eps, (int, float, np.integer, np.floating)):
         raise ParameterError(f"{name} must be a number in (0, inf] (got {eps!r})")
     value = float(eps)

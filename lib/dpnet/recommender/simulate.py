@@ -18,11 +18,13 @@ of §2.1) instead of the Bernoulli approximation.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy import special, stats
 
 from dpnet.errors import ParameterError
 from dpnet.recommender.ldp import flip_prob, rr_bits
@@ -32,6 +34,7 @@ __all__ = [
     "SKETCHES",
     "maxsense_scores",
     "maxsense_scores_per_user",
+    "maxsense_scores_subset",
     "multi_maxsense_scores",
     "multi_maxsense_scores_per_user",
     "pair_sketch_probabilities",
@@ -233,6 +236,113 @@ def maxsense_scores_per_user(
     return scores
 
 
+def maxsense_scores_subset(
+    model: BlockModel, labels: NDArray[np.int64], n_users: int, eps: float, rng: np.random.Generator,
+    *, theta: float = 1.0,
+) -> NDArray[np.int64]:  # fmt: skip
+    """MaxSense scores in the exact ``w``-subset model of §2.1 (each user rates ``w`` items), in aggregate.
+
+    Exact in distribution, as :func:`maxsense_scores_per_user` with ``ratings="subset"``, at a cost that
+    does not grow with ``U``. Only a user's rated and liked items ``A`` and which of them are sensed
+    decide ``S₀``; every other item is sensed independently of ``S``, so it enters as
+    ``Binomial(#{S = 1, i ∉ A}, p)``. A user's state is, per cluster ``l``, ``a_l = |A ∩ C_l|`` and
+    ``m_l``, how many of those are sensed: the states of the users releasing ``S = 1`` are one
+    multinomial draw (``subset_release_probabilities``). Given its state, ``A ∩ C_l`` is a uniform
+    ``a_l``-subset of the cluster and its sensed items a uniform ``m_l``-subset of that, so the items of
+    a cluster are dealt out one by one: with ``R`` items left, a user holding ``r_a`` more items of
+    ``A`` (``r_m`` of them sensed) has the next one in ``A`` with probability ``r_a/R``, sensed with
+    probability ``r_m/r_a``; users in the same state move together by binomial draws. ``O(N w²)``.
+    """
+    n_users, labels = _check_users(n_users), _check_labels(model, labels)
+    theta = _check_theta(model, theta)
+    p = theta / model.w
+    released = subset_release_probabilities(model, theta, eps)
+    types = rng.multinomial(n_users, np.asarray(model.alpha))
+    states = np.zeros(released.shape[1:], dtype=np.int64)
+    for k in range(model.K):
+        flat = released[k].ravel()
+        draw = rng.multinomial(types[k], np.append(flat, max(0.0, 1.0 - flat.sum())))
+        states += draw[:-1].reshape(states.shape)
+    total = int(states.sum())  # users releasing S = 1
+    scores = np.zeros(model.n_items, dtype=np.int64)
+    for cluster in range(model.L):
+        others = tuple(d for d in range(states.ndim) if d not in (2 * cluster, 2 * cluster + 1))
+        items = np.flatnonzero(labels == cluster)
+        in_a, sensed = _deal(states.sum(axis=others), items.size, rng)
+        scores[items] = sensed + rng.binomial(total - in_a, p)
+    return scores
+
+
+#: Largest number of (a_l, m_l) states, over all clusters, of ``subset_release_probabilities``.
+SUBSET_STATES = 4_000_000
+
+
+@functools.lru_cache(maxsize=32)
+def subset_release_probabilities(model: BlockModel, theta: float, eps: float) -> NDArray[np.float64]:
+    """``P[S = 1, state]`` of one user of each type in the ``w``-subset model, shape ``(K,) + (w+1,)*2L``.
+
+    The state is ``(a_1, m_1, …, a_L, m_L)``: ``a_l`` rated and liked items of cluster ``l``, ``m_l`` of them
+    sensed. The rated items' cluster counts ``w_l`` are multivariate hypergeometric, ``a_l ~
+    Binomial(w_l, b_kl)``, ``m_l ~ Binomial(a_l, p)``, and ``S = 1`` with probability ``1 − f`` if some
+    ``m_l > 0``, ``f`` otherwise.
+    """
+    w, sizes, p, f = model.w, model.sizes, theta / model.w, flip_prob(eps)
+    if (w + 1) ** (2 * model.L + 1) > SUBSET_STATES:
+        raise ParameterError(
+            f"the aggregate w-subset simulator has too many states for w = {w} and L = {model.L}: "
+            "use maxsense_scores_per_user(ratings='subset')"
+        )
+    r = np.arange(w + 1)
+    out = []
+    for like in model.like():
+        joint = (r == 0).astype(float)  # over the rated items counted so far, then (a_l, m_l) per cluster
+        for size, b in zip(sizes, like, strict=True):
+            # per cluster: C(n_l, w_l) Binomial(a; w_l, b) Binomial(m; a, p), indexed [w_l, a, m]
+            block = (
+                np.exp(_log_comb(size, r) - _log_comb(model.n_items, w) / model.L)[:, None, None]
+                * stats.binom.pmf(r[None, :, None], r[:, None, None], b)
+                * stats.binom.pmf(r[None, None, :], r[None, :, None], p)
+            )
+            new = np.zeros((*joint.shape, w + 1, w + 1))
+            for taken in range(w + 1):
+                new[taken:] += joint[: w + 1 - taken, ..., None, None] * block[taken]
+            joint = new
+        sensed = sum(np.indices(joint.shape[1:])[1::2])  # Σ_l m_l
+        out.append(joint[w] * np.where(sensed > 0, 1.0 - f, f))
+    table = np.asarray(out)
+    table.setflags(write=False)  # shared by every call (cached)
+    return table
+
+
+def _log_comb(n: int, k: NDArray[np.int64] | int) -> NDArray[np.float64]:
+    """``log C(n, k)``, ``-inf`` where ``k > n``."""
+    k = np.asarray(k)
+    inside = k <= n
+    kk = np.where(inside, k, 0)
+    value = special.gammaln(n + 1) - special.gammaln(kk + 1) - special.gammaln(n - kk + 1)
+    return np.where(inside, value, -np.inf)
+
+
+def _deal(states: NDArray[np.int64], n_items: int, rng: np.random.Generator) -> tuple[NDArray, NDArray]:
+    """Deal a cluster's ``n_items`` items to users in states ``(a, m)`` (counts ``states[a, m]``): per item,
+    how many users have it in ``A``, and how many of those sensed it."""
+    w = states.shape[0] - 1
+    held, sensed_of = np.arange(w + 1)[:, None], np.arange(w + 1)[None, :]
+    # r_m/r_a (states with r_m > r_a hold no user)
+    sense = np.minimum(np.divide(sensed_of, held, out=np.zeros((w + 1, w + 1)), where=held > 0), 1.0)
+    count = states.copy()
+    in_a = np.zeros(n_items, dtype=np.int64)
+    sensed = np.zeros(n_items, dtype=np.int64)
+    for item in range(n_items):
+        take = rng.binomial(count, np.minimum(held / (n_items - item), 1.0))
+        hit = rng.binomial(take, sense)
+        in_a[item], sensed[item] = take.sum(), hit.sum()
+        count -= take
+        count[:-1] += take[1:] - hit[1:]
+        count[:-1, :-1] += hit[1:, 1:]
+    return in_a, sensed
+
+
 def _check_bits(model: BlockModel, theta: float, n_bits: int) -> int:
     blocks = math.floor(model.w / theta)
     if isinstance(n_bits, bool) or not isinstance(n_bits, (int, np.integer)) or not 1 <= n_bits <= blocks:
@@ -264,14 +374,22 @@ def multi_maxsense_scores_per_user(
     n, w, b = model.n_items, model.w, model.like()
     blocks = math.floor(w / theta)
     scores = np.zeros(n, dtype=np.int64)
+    # each row shuffled on its own: the blocks of a random permutation, and a uniform w-subset rated
+    block_of_rank = np.arange(n) * blocks // n
+    rated_of_rank = np.arange(n) < w
     for size in _chunks(n_users, 4 * n):
-        block = rng.random((size, n)).argsort(axis=1).argsort(axis=1) * blocks // n
+        block = rng.permuted(np.broadcast_to(block_of_rank, (size, n)), axis=1)
         chosen = rng.random((size, blocks)).argsort(axis=1)[:, :n_bits]
         k = rng.choice(model.K, p=model.alpha, size=size)
-        rated = rng.random((size, n)).argsort(axis=1).argsort(axis=1) < w
+        rated = rng.permuted(np.broadcast_to(rated_of_rank, (size, n)), axis=1)
         liked = rated & (rng.random((size, n)) < b[k][:, labels])
+        rows = np.arange(size)[:, None]
+        holds_liked = np.zeros((size, blocks + 1), dtype=bool)  # column `blocks`: items not liked
+        holds_liked[rows, np.where(liked, block, blocks)] = True
+        released = np.zeros((size, blocks), dtype=bool)
         for q in range(n_bits):
-            probe = block == chosen[:, q : q + 1]
-            s = rr_bits((probe & liked).any(axis=1), eps / n_bits, rng)
-            scores += probe[s].sum(axis=0)
+            released[rows[:, 0], chosen[:, q]] = rr_bits(
+                holds_liked[rows[:, 0], chosen[:, q]], eps / n_bits, rng
+            )
+        scores += released[rows, block].sum(axis=0)
     return scores

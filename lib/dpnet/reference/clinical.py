@@ -77,6 +77,7 @@ TMB_TIES: Final = "later_row_first"
 
 #: Deviations of the published items from the paper, as (title, reproduction-notes label).
 FIG3_DEVIATION: Final = ("one hospital = centre 1 of a 10-way split", "note-ht-one-hospital")
+#: The deviation of the published Figure 4, as (title, reproduction-notes label).
 FIG4_DEVIATION: Final = ("centralised hazard ratios are arm vs all others", "note-ht-arm-vs-all")
 FIG141_DEVIATIONS: Final = (
     ("tied times in row order in the as-published likelihood", "note-ht-legacy-ties"),
@@ -145,8 +146,9 @@ _ARM_NAMES: Final = {"ZDV+ddI": "loghr-zdv-ddi", "ZDV+Zal": "loghr-zdv-zal", "dd
 def figure4_checks(pairwise: Mapping[str, float]) -> list[Check]:
     """Fig 4(c): pairwise log HRs vs ZDV and the best arm.
 
-    The published pooled panel shows each arm against all the others (:data:`FIG4_DEVIATION`): the
-    pairwise values are an independent fit of the data set, not the paper's."""
+    The published pooled panel shows each arm against all the others
+    (:data:`~dpnet.reference.clinical.FIG4_DEVIATION`): the pairwise values are an independent fit of the data
+    set, not the paper's."""
     best = min(pairwise, key=pairwise.__getitem__)
     return [
         *[Check(f"{arm} vs ZDV log HR {want:+.3f} (±0.005)", _close(pairwise[arm], want, COEF_TOLERANCE),
@@ -162,7 +164,7 @@ def lambda_gap_checks(
     """Λ(−log 2) − Λ(0) under both likelihoods, pooled and over the 5-way split (:data:`LAMBDA_GAP`).
 
     The paper's values are compared with ``gaps`` (±0.001). An as-published value depends on the order of
-    tied times (:func:`~dpnet.survival.cox_partial_loglik`), which the notebook left to its machine's
+    tied times (:func:`~dpnet.survival.cox.cox_partial_loglik`), which the notebook left to its machine's
     sort: the published value passes when it lies within ``tie_ranges[key] = (lowest, highest)`` over tie
     orders (widened by its rounding, ±0.05); ``gaps[key]`` is the book's row-order value.
     """

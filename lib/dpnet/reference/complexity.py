@@ -23,8 +23,9 @@ TABLE1_GRAPH: Final = "complete"
 TABLE1_ALPHA: Final = 0.05
 TABLE1_BETA: Final = 0.95
 
-#: The authors' notebook sets K = ⌈|Θ| log(|Θ|/η)⌉, η = max{α, 1 − β}: with |Θ| = 2 states, K = 8, 9, 6
-#: for η = 0.05, 0.025, 0.1 (hand-computed; the unit tests compare the library's formula with them).
+#: The authors' notebook sets ``K = ⌈|Θ| log(|Θ|/η)⌉``, ``η = max{α, 1 − β}``: with ``|Θ| = 2`` states,
+#: K = 8, 9, 6 for η = 0.05, 0.025, 0.1 (hand-computed; the unit tests compare the library's formula with
+#: them).
 CODE_ROUNDS: Final = {0.05: 8, 0.025: 9, 0.1: 6}
 CODE_ROUNDS_STATES: Final = 2
 
@@ -49,18 +50,18 @@ ACTG_SETTING: Final = {
 }  # fmt: skip
 #: K rounds of T iterations: what the notebook's run in :data:`ACTG_SETTING` used.
 ACTG_CODE_K_T: Final = (8, 21)
-#: Laplace scale of those runs: Δ K |Θ|/ε = 22.18 with the paper's convention (Thm 4.2), twice that, 44.36,
-#: in the notebook.
+#: Laplace scale of those runs: ``Δ K |Θ|/ε`` = 22.18 with the paper's convention (Thm 4.2), twice that,
+#: 44.36, in the notebook.
 ACTG_NOISE: Final = (22.18, 44.36)
 ACTG_NOISE_TOLERANCE: Final = 0.005
 
-#: A three-state Bernoulli example of paper 000's formulas: Θ = {0.3, 0.5, 0.7} with |Θ*| = 1, n_i = 20
-#: signals per agent, η₁ = α = 0.05, η₂ = 1 − β = 0.05, π₁ = π₂ = 0.5.
+#: A three-state Bernoulli example of paper 000's formulas: ``Θ = {0.3, 0.5, 0.7}`` with ``|Θ*| = 1``,
+#: n_i = 20 signals per agent, η₁ = α = 0.05, η₂ = 1 − β = 0.05, π₁ = π₂ = 0.5.
 THREE_STATE_EXAMPLE: Final = {"thetas": (0.3, 0.5, 0.7), "n_mle": 1, "n_signals": 20, "alpha": 0.05,
                               "beta": 0.95, "pi": 0.5}  # fmt: skip
 #: Paper 000's rounds in :data:`THREE_STATE_EXAMPLE`, hand-computed, before rounding up:
-#: K_AM = |Θ̄| log(|Θ*|/η₂), K_GM = |Θ*| log(|Θ̄|/η₁), K when |Θ*| is unknown, and the two-threshold K₁, K₂
-#: (Thm 3.3).
+#: ``K_AM = |Θ̄| log(|Θ*|/η₂)``, ``K_GM = |Θ*| log(|Θ̄|/η₁)``, K when ``|Θ*|`` is unknown, and the
+#: two-threshold K₁, K₂ (Thm 3.3).
 THREE_STATE_ROUNDS: Final = {
     "am": 5.99146,
     "gm": 3.68888,
@@ -73,7 +74,8 @@ THREE_STATE_ROUNDS_CEIL: Final = {"am": 6, "gm": 4, "unknown": 13, "thres_1": 8,
 THREE_STATE_ROUNDS_DECIMALS: Final = {"am": 5, "gm": 5, "unknown": 4, "thres_1": 5, "thres_2": 5}
 #: Bernoulli sensitivity in :data:`THREE_STATE_EXAMPLE`: Δ_i = 20 log(7/3).
 THREE_STATE_SENSITIVITY: Final = 16.945957
-#: Cor 3.4 (000) / 4.4 (003): exact recovery is infeasible for densities f* between ½ ∓ ½ √((|Θ| − 4)/|Θ|).
+#: Cor 3.4 (000) / 4.4 (003): exact recovery is infeasible for densities f* between
+#: ``½ ∓ ½ √((|Θ| − 4)/|Θ|)``.
 EXACT_RECOVERY_BOUNDARIES: Final = {
     5: (0.276393, 0.723607),
     10: (0.112702, 0.887298),
@@ -95,7 +97,7 @@ def table1_checks(K: int, T: int) -> list[Check]:
     """Table 1 as the authors' code reads it: its K and T in :data:`ACTG_SETTING` against the notebook's run.
 
     ``K``, ``T``: the book's transcription of the notebook's formulas
-    (:func:`dpnet.inference.schedule_authors_code`), evaluated on :data:`ACTG_SETTING`.
+    (:func:`~dpnet.inference.schedules.schedule_authors_code`), evaluated on :data:`ACTG_SETTING`.
     """
     want_K, want_T = ACTG_CODE_K_T
     return [

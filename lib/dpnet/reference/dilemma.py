@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike, NDArray
 from dpnet.reference._check import Check
 
 #: Paper 003, Figure 1 (right), ε*_RR heat map as published (2 decimals). Rows n = 25, 50, 75, 100;
-#: columns p = 0.6, 0.7, 0.8, 0.9. Computed by the authors as the argmin of |β_IND − β_RR(ε)|
+#: columns p = 0.6, 0.7, 0.8, 0.9. Computed by the authors as the argmin of ``|β_IND − β_RR(ε)|``
 #: over numpy.linspace(0, 5, 100).
 FIG1_N: Final = (25, 50, 75, 100)
 FIG1_P: Final = (0.6, 0.7, 0.8, 0.9)
@@ -83,7 +83,7 @@ def figure1_checks(
 ) -> list[Check]:
     """Figure 1: the published heat map (on the paper's grid only), ε* < 1, and ε* decreasing with n.
 
-    ``rr_star`` is the grid-argmin ε*, ``rr_star_inf`` the exact infimum (nan where never reached),
+    ``rr_star`` is the grid-argmin ε*, ``rr_star_inf`` the exact infimum (``nan`` where never reached),
     both of shape ``(len(n_values), len(p))``. ``published``: the run uses Figure 1's setting, so the
     printed heat map applies.
     """
@@ -108,7 +108,7 @@ def figure1_checks(
 
 
 def figure2_gap(table: ArrayLike) -> np.ndarray:
-    """|ε* − published Figure 2 ε*| per cell, with the flat-curve cell set to 0."""
+    """``|ε* − published Figure 2 ε*|`` per cell, with the flat-curve cell set to 0."""
     gap = np.abs(np.asarray(table, dtype=float) - np.array(FIG2_LAPLACE_CRITICAL_BUDGET))
     gap[FIG1_N.index(FIG2_FLAT_CELL[0]), FIG1_P.index(FIG2_FLAT_CELL[1])] = 0.0
     return gap

@@ -47,7 +47,7 @@ WORST_CASE_MIN: Final = 0.999
 #: 1e-7 max|u| (a unit test), non-expansive within 1e-6, and its variational inequality within 1e-8.
 GRAM_TOLERANCE: Final = 1e-10
 PROJECTION_TOLERANCES: Final = {"feasible": 1e-7, "expansion": 1e-6, "variational": 1e-8}
-#: Truncation bias |x*_K − x*| of the noise-free pipeline: below 1e-8 for the quadratics (exact in the
+#: Truncation bias ``|x*_K − x*|`` of the noise-free pipeline: below 1e-8 for the quadratics (exact in the
 #: basis: a unit test) and below 5e-4 for the logistic problem at degree 10.
 TRUNCATION_BIAS: Final = {"quadratic": 1e-8, "logistic": 5e-4}
 #: The 1-D trade-off (E3): Spearman ρ(ε, mean error) at most −0.95; fitted slopes over ε ∈ [10, 1000]
@@ -245,7 +245,7 @@ def tradeoff_checks(
     spearman
         Spearman ρ(ε, mean error) per q.
     slopes
-        Fitted log-log slope of the mean error over ε ∈ [10, 1000] per q (nan when the grid has fewer
+        Fitted log-log slope of the mean error over ε ∈ [10, 1000] per q (``nan`` when the grid has fewer
         than two ε there).
     bound_slope
         The exponent of the worst-case bound, −2/(d + 4).
@@ -254,7 +254,7 @@ def tradeoff_checks(
     error_at_10
         Mean error at ε = 10 per q (empty when ε = 10 is not in the grid).
     error_at_smallest
-        The smallest over q of the mean error at ε = 0.1 (nan when ε = 0.1 is not in the grid).
+        The smallest over q of the mean error at ε = 0.1 (``nan`` when ε = 0.1 is not in the grid).
     """
     falls_claim = (
         f"the mean error falls as ε grows at every q, as the slides' accuracy theorem says: Spearman "

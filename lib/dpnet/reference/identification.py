@@ -51,6 +51,7 @@ FIRST_ORDER_LR: Final = 0.001
 #: Read off the published Figure 6 (jitter included): from ε = 0.6 on, the first-order curves lie above
 #: GM's, at about 0.08–0.12; the book's band for them is [0.05, 0.2].
 FIG6_EPS_FROM: Final = 0.6
+#: The book's band for the first-order curves of Figure 6, from :data:`FIG6_EPS_FROM` on.
 FIG6_FIRST_ORDER_BAND: Final = (0.05, 0.2)
 #: §5: "up to 100 times smaller errors" than the first-order method.
 FIG6_CLAIMED_RATIO: Final = 100.0
@@ -128,8 +129,9 @@ def figure6_checks(
     - ``above[variant]``: whether the first-order TVD exceeds GM's at every n and every
       ε ≥ :data:`FIG6_EPS_FROM` (``None`` when the run has no such ε);
     - ``published_min_ratio``: the smallest as-published first-order/GM ratio there (``None`` likewise);
-    - ``band_means``: the as-published first-order TVDs there, compared with :data:`FIG6_FIRST_ORDER_BAND`
-      only when ``published`` (the run uses Figure 6's setting; otherwise the check is undefined);
+    - ``band_means``: the as-published first-order TVDs there, compared with
+      :data:`~dpnet.reference.identification.FIG6_FIRST_ORDER_BAND` only when ``published`` (the run uses
+      Figure 6's setting; otherwise the check is undefined);
     - ``paper_ratios``: the smallest and largest first-order/GM ratio with the paper's mathematics;
     - ``largest``: the as-published point with the largest finite ratio (keys ``n``, ``eps``, ``ratio``,
       ``low``, ``high``), or ``None`` when GM never erred.

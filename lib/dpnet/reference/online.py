@@ -32,6 +32,7 @@ LIMIT_TOLERANCE: Final = 0.01
 #: periods counts only beyond 3 standard errors of the difference plus one agent in one run; Theorem 4.7's
 #: guarantee fails where the estimate lies more than 2 standard errors below 1 − 2η.
 MONOTONE_Z: Final = 3.0
+#: Standard errors below 1 − 2η beyond which Theorem 4.7's guarantee counts as failed.
 GUARANTEE_Z: Final = 2.0
 #: Why a check of a published value is undefined off the paper's setting.
 _NOT_PAPER: Final = (
@@ -40,8 +41,8 @@ _NOT_PAPER: Final = (
 
 
 def below_guarantee(probability: float, se: float, eta: float) -> bool:
-    """Whether an estimated probability lies more than :data:`GUARANTEE_Z` standard errors below
-    ``1 − 2η``."""
+    """Whether an estimated probability lies more than :data:`~dpnet.reference.online.GUARANTEE_Z` standard
+    errors below ``1 − 2η``."""
     return probability + GUARANTEE_Z * se < 1 - 2 * eta
 
 
@@ -61,7 +62,7 @@ def section43_checks(
 ) -> list[Check]:
     """§4.3 and Thm 4.7 on synthetic streams.
 
-    - ``limit_gap``, ``limit_se``: :func:`~dpnet.inference.limit_error` of the non-private runs at
+    - ``limit_gap``, ``limit_se``: :func:`~dpnet.inference.online.limit_error` of the non-private runs at
       ``limit_T``;
     - ``prob``, ``se``: identification probabilities ``(len(labels), len(times))`` (one row per ε);
     - ``at_horizon``: ε label → (probability, s.e.) at Theorem 4.7's horizon, for the horizons inside

@@ -177,14 +177,14 @@ def binary_cox(
     """The counts of one cohort's (or one centre's) partial likelihood, for a binary covariate ``x``.
 
     ``variant="paper"``: eq. (3), one term per distinct event time with the Breslow risk set ``t ≥ t_m``
-    (equals :func:`~dpnet.survival.cox_partial_loglik`); ``"as_published"``: the authors' notebook, one
+    (equals :func:`~dpnet.survival.cox.cox_partial_loglik`); ``"as_published"``: the authors' notebook, one
     term per patient in increasing time (tied times ordered by ``ties``,
-    :func:`~dpnet.survival.legacy_order`), with the notebook's ``+10⁻¹⁰``. An empty cohort has ``Λ ≡ 0``.
+    :func:`~dpnet.survival.cox.legacy_order`), with the notebook's ``+10⁻¹⁰``. An empty cohort has ``Λ ≡ 0``.
 
     Raises
     ------
     dpnet.errors.ParameterError
-        On bad arrays (see :func:`~dpnet.survival.cox_partial_loglik`) or a covariate other than 0/1.
+        On bad arrays (see :func:`~dpnet.survival.cox.cox_partial_loglik`) or a covariate other than 0/1.
     """
     variant = choice("paper", "as_published")("variant", variant)
     xs, ts, ev = _binary(x, time, event)

@@ -42,7 +42,7 @@ def split_centres(
     - ``"round_robin"`` (the authors' split): patient ``i`` goes to centre ``i mod n_centres``. The
       notebook applies this to the **original CSV row index**, also after filtering a subset, so to
       reproduce it compute the labels on the full table and then filter (equivalently use
-      ``frame.index % n_centres`` on a frame from :func:`load_actg175`).
+      ``frame.index % n_centres`` on a frame from :func:`~dpnet.survival.data.load_actg175`).
     - ``"random"``: a uniformly random balanced split, a random permutation of the round-robin labels.
 
     Either way the centre sizes are ``⌊n_rows / n_centres⌋`` or ``⌈n_rows / n_centres⌉``.
@@ -147,20 +147,20 @@ def centre_loglik(
     Parameters
     ----------
     x, time, event : array_like, shape (N,)
-        The cohort (see :func:`~dpnet.survival.cox_partial_loglik`).
+        The cohort (see :func:`~dpnet.survival.cox.cox_partial_loglik`).
     centres : array_like of int, shape (N,)
         Centre label ``0 … n − 1`` of each patient (e.g. from :func:`split_centres`); every centre
         must hold at least one patient.
-    theta : array_like, shape (|Θ|,)
+    theta : array_like, shape ``(|Θ|,)``
         The states: log hazard ratios.
     variant : {"paper", "as_published"}
-        The paper's likelihood or the authors' notebook's (:func:`~dpnet.survival.cox_partial_loglik`).
+        The paper's likelihood or the authors' notebook's (:func:`~dpnet.survival.cox.cox_partial_loglik`).
     ties : {"row", "x_desc", "x_asc"}
-        Order of tied times in the as-published variant (:func:`~dpnet.survival.legacy_order`).
+        Order of tied times in the as-published variant (:func:`~dpnet.survival.cox.legacy_order`).
 
     Returns
     -------
-    numpy.ndarray, shape (n, |Θ|)
+    numpy.ndarray, shape ``(n, |Θ|)``
     """
     xs, ts, ev, labels, n_centres, states = _centred_cohort(x, time, event, centres, theta)
     out = np.empty((n_centres, len(states)))
@@ -173,7 +173,7 @@ def centre_loglik(
 def centre_fits(
     x: ArrayLike, time: ArrayLike, event: ArrayLike, centres: ArrayLike, *, penalizer: float
 ) -> list[CoxFit]:
-    """Each centre's penalised Cox fit (:func:`~dpnet.survival.fit_cox`) on its own patients.
+    """Each centre's penalised Cox fit (:func:`~dpnet.survival.cox.fit_cox`) on its own patients.
 
     ``[f.lrt for f in fits]`` are the local GLRT statistics of §4.2's composite test and
     ``max |f.theta|`` the data-dependent ``B_θ`` the authors' code uses for the sensitivity.

@@ -3,10 +3,10 @@ r"""Fig 6 of paper 003: how far each private algorithm lands from its own non-pr
 On the ACTG 175 ddI/ZDV cohort split over ``n`` centres (the authors' round robin) with
 ``Θ = {0, θ₁}``, :func:`tvd_comparison` runs, for one budget ε, ``R`` independent replications of
 
-- **GM, AM, two-threshold** (Algs 1–2) with the authors' code ``K`` and ``T`` (:func:`code_schedule`);
-  their non-private twin is Alg 4 at the same ``T`` (for the two-threshold rule, the frequency with
-  which each state leads a round);
-- **OL** (Alg 3) on the cohort streamed in periods (:func:`~dpnet.survival.period_loglik`), noise
+- **GM, AM, two-threshold** (Algs 1–2) with the authors' code ``K`` and ``T``
+  (:func:`~dpnet.survival.studies.code_schedule`); their non-private twin is Alg 4 at the same ``T`` (for the
+  two-threshold rule, the frequency with which each state leads a round);
+- **OL** (Alg 3) on the cohort streamed in periods (:func:`~dpnet.survival.streams.period_loglik`), noise
   ``Lap(Δ|Θ|/ε)`` per centre, state and period; twin: Alg 5;
 - **first-order** DP diffusion (§14.4, :mod:`dpnet.inference.first_order`) for ``T`` steps (the MLE's
   ``T``), from ``θ_{i,0} ~ U(−B_θ, B_θ)`` shared with its non-private twin, reporting the belief

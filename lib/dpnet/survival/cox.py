@@ -99,7 +99,7 @@ def cox_partial_loglik(
     the legacy value over tie orders for a binary covariate (271.27 and 274.04).
 
     The risk-set sums are computed once per θ by a cumulative log-sum-exp over the patients sorted by
-    decreasing time, so the cost is O(N log N + N·|θ|) and large ``|x θ|`` do not overflow.
+    decreasing time, so the cost is ``O(N log N + N·|θ|)`` and large ``|x θ|`` do not overflow.
 
     Parameters
     ----------

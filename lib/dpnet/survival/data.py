@@ -58,7 +58,7 @@ def load_actg175() -> pd.DataFrame:
     """The ACTG 175 trial as a tidy frame, one row per patient in the CSV's original row order.
 
     The row order (and the default ``RangeIndex``) is the registry CSV's: the authors assign centres by
-    ``row index mod n`` (see :func:`split_centres`), so keep the index when filtering.
+    ``row index mod n`` (see :func:`~dpnet.survival.centres.split_centres`), so keep the index when filtering.
 
     Returns
     -------
@@ -159,7 +159,7 @@ def arm_cohort(frame: pd.DataFrame, treatment: str, control: str = "ZDV") -> pd.
     """The patients of two ACTG 175 arms, with ``x = 1`` for ``treatment`` and ``x = 0`` for ``control``.
 
     The frame's index (the CSV row number) is kept, so that the authors' round-robin split on it
-    (:func:`~dpnet.survival.split_centres`) still applies after filtering.
+    (:func:`~dpnet.survival.centres.split_centres`) still applies after filtering.
 
     Parameters
     ----------

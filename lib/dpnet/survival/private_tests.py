@@ -2,7 +2,7 @@ r"""The private distributed hypothesis tests of §4.2 (Prop 4.6 and its composit
 
 Both tests run Alg 1's GM aggregation on two states, null and alternative, and compare each agent's
 statistic ``S_i = (n/2^{T−1}) log(ν^GM_{i,T}(alt)/ν^GM_{i,T}(null))``
-(:func:`~dpnet.inference.gm_test_statistic`) with ``ϱ_d = ϱ_c − 1``, where ``ϱ_c`` is the
+(:func:`~dpnet.inference.hypothesis_testing.gm_test_statistic`) with ``ϱ_d = ϱ_c − 1``, where ``ϱ_c`` is the
 level-``α/2`` critical value of the non-private statistic
 ``X`` (``2Λ(alt, null)`` for the simple test, ``Σ_i`` local GLRTs for the composite one):
 
@@ -59,7 +59,7 @@ def prop46_schedule(
     table: ArrayLike, *, a_star: float, delta: float, eps: float, alpha: float
 ) -> RunSchedule:
     """Prop 4.6's parameters: GM with Type I target ``α/2`` and ``ϱ_GM = 1``, ``K`` and ``T`` from
-    Theorem 4.2 (:func:`~dpnet.inference.schedule_thm42`, GM's requirements only), paper noise."""
+    Theorem 4.2 (:func:`~dpnet.inference.schedules.schedule_thm42`, GM's requirements only), paper noise."""
     alpha = real(gt=0.0, lt=1.0)("alpha", alpha)
     sched = schedule_thm42(problem_constants(table), a_star=a_star, delta=delta, eps=eps,
                            alpha=alpha / 2, beta=1 - alpha / 2, rho_am=1.0, rho_gm=1.0)  # fmt: skip

@@ -51,11 +51,11 @@ def period_loglik(
     """Per-period, per-centre partial log-likelihoods ``stream[t − 1, i, k] = log γ_{i,t}(θ_k)``.
 
     Periods run from 1 to the last one holding a patient (:func:`periods`), so the result has shape
-    ``(T, n, |Θ|)``; the input of :func:`~dpnet.inference.online_log_ratios`. Summed over periods it is
+    ``(T, n, |Θ|)``; the input of :func:`~dpnet.inference.online.online_log_ratios`. Summed over periods it is
     not the centres' full-data likelihood: risk sets are cut at the period boundaries.
 
     ``ties`` orders tied times in the as-published likelihood
-    (:func:`~dpnet.survival.cox_partial_loglik`). It matters when times are coarse: the cancer cohort's
+    (:func:`~dpnet.survival.cox.cox_partial_loglik`). It matters when times are coarse: the cancer cohort's
     whole months make every patient of a monthly period tied, and the authors' notebook, which had
     sorted that cohort by decreasing TMB, used ``"x_desc"`` (its printed limit −17.0 for Fig 14.6; row
     order gives about half of it). The paper's likelihood does not depend on it.

@@ -101,7 +101,7 @@ class MLEStudy:
     run
         The ``n_reps`` replications (for recovery rates of other targets).
     rates
-        :func:`~dpnet.inference.recovery_rates` of ``target`` over the replications.
+        :func:`~dpnet.inference.rates.recovery_rates` of ``target`` over the replications.
     """
 
     K: int

@@ -5,7 +5,7 @@ generalised likelihood ratios over each of the treatments and converting them to
 the authors' construction (the book's note ``note-ti-arm-glrt``), the states are the four arms; centre
 ``i``'s log-likelihood of the state "arm ``a``" is its local GLRT log-likelihood ratio of ``a`` against
 ZDV on its own patients of those two arms, ``LRT_{i,a}/2`` from a ridge-penalised Cox fit
-(:func:`~dpnet.survival.fit_cox`), and 0 for ZDV itself (:func:`arm_glrt_table`). The private
+(:func:`~dpnet.survival.cox.fit_cox`), and 0 for ZDV itself (:func:`arm_glrt_table`). The private
 algorithms then run on this ``n × 4`` table.
 
 The GLRT is two-sided, so a treatment that *raised* the hazard would also score; in ACTG 175 every
@@ -37,7 +37,7 @@ def arm_glrt_table(
     Parameters
     ----------
     frame
-        The ACTG 175 frame (:func:`~dpnet.survival.load_actg175`).
+        The ACTG 175 frame (:func:`~dpnet.survival.data.load_actg175`).
     centres
         Centre label of every row of ``frame`` (so a patient belongs to one centre in every comparison).
     penalizer
@@ -48,7 +48,7 @@ def arm_glrt_table(
     Returns
     -------
     (table, arms)
-        ``table[i, a] = LRT_{i,a}/2 ≥ 0`` with the arms in :data:`~dpnet.survival.ACTG175_ARMS` order.
+        ``table[i, a] = LRT_{i,a}/2 ≥ 0`` with the arms in :data:`~dpnet.survival.data.ACTG175_ARMS` order.
 
     Raises
     ------
@@ -82,7 +82,7 @@ def arm_set_rates(
     """How often each algorithm, at some centre, names a treatment other than ``best`` (``"wrong treatment"``)
     or names no treatment at all (``"control only"``), over the replications.
 
-    The sets are those of :func:`~dpnet.inference.recovery_rates`: GM and AM at ``τ = 1/(1+e^ϱ)``, the
+    The sets are those of :func:`~dpnet.inference.rates.recovery_rates`: GM and AM at ``τ = 1/(1+e^ϱ)``, the
     two-threshold rule at frequency ``freq`` of rounds won.
     """
     names = list(arms)

@@ -1,0 +1,200 @@
+"""What `run` and `build` print: a summary table of the chapters, then the HTML path or one `error:` line.
+
+The tables are checked on throwaway books of tiny stand-in chapters (a few seconds each; the HTML build
+is replaced by a stub); every chapter's parameters cell is read as papermill reads it; and the terminal
+of one real chapter, run in quick mode (under a minute, marked ``book``), is checked for the kernel's
+and papermill's noise.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_runner_faults import CLI
+
+from dpnet import book
+from dpnet.report import CheckCounts
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHAPTER = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+    format_version: 0.13
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+# Stand-in for CID
+
+```{code-cell} ipython3
+:tags: [parameters]
+
+mode = "quick"
+seed = 0
+```
+
+```{code-cell} ipython3
+from dpnet.results import Results
+
+results = Results("CID", {"mode": mode, "seed": seed})
+BODY
+```
+"""
+#: Two checks pass, one fails, one is undefined for the run's parameters.
+CHECKS = (
+    'results.checks("p003-fig1", [("holds", True, ""), ("holds too", True, ""), ("fails", False, ""), '
+    '("undefined here", None, "")])'
+)
+FILES = {"power-tradeoff": "01_power_tradeoff", "online-learning": "05_online_learning"}
+
+
+def fake_book(root: Path, bodies: dict[str, str]) -> Path:
+    """A book of stand-in chapters (ids with a parameter schema), then a report stand-in that records
+    no check."""
+    (root / "chapters").mkdir(parents=True, exist_ok=True)
+    files = [*(FILES[cid] for cid in bodies), "reproducibility"]
+    toc = "format: jb-book\nroot: intro\nchapters:\n" + "".join(f"  - file: chapters/{f}\n" for f in files)
+    (root / "_toc.yml").write_text(toc)
+    for cid, body in [*bodies.items(), ("reproducibility", 'results.metric("value", 1)')]:
+        text = CHAPTER.replace("CID", cid).replace("BODY", body)
+        (root / "chapters" / f"{FILES.get(cid, cid)}.md").write_text(text)
+    return root
+
+
+@pytest.fixture
+def book_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The root the CLI works on (`main`), with the HTML build stubbed out."""
+    monkeypatch.setattr(book, "repo_root", lambda: tmp_path)
+    monkeypatch.setattr(book, "_render_html", lambda root: root / "_build" / "html")
+    return tmp_path
+
+
+def lines(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.strip()]
+
+
+def table(err: str) -> dict[str, list[str]]:
+    """The rows of the summary table in ``err``, by chapter id (cells split at two or more spaces)."""
+    found = lines(err)
+    header = next(i for i, line in enumerate(found) if line.split()[:2] == ["chapter", "mode"])
+    assert re.split(r"\s{2,}", found[header]) == list(book.SUMMARY_COLUMNS)
+    assert set(found[header + 1]) <= {"-", " "}
+    rows = {}
+    for line in found[header + 2 :]:
+        cells = re.split(r"\s{2,}", line.strip())
+        if len(cells) != len(book.SUMMARY_COLUMNS):
+            break
+        rows[cells[0]] = cells[1:]
+    return rows
+
+
+SECONDS = re.compile(r"\d+\.\d s")
+
+
+def test_build_prints_a_row_per_chapter_then_the_html(book_root: Path, capsys: pytest.CaptureFixture) -> None:
+    fake_book(book_root, {"power-tradeoff": CHECKS})
+    assert book.run_chapter("power-tradeoff", root=book_root) == "ran"  # the build finds it cached
+
+    assert book.main(["build"]) == 0
+    err = capsys.readouterr().err
+    rows = table(err)
+    assert list(rows) == ["power-tradeoff", "reproducibility"], err
+    assert rows["power-tradeoff"] == ["quick", "—", "2", "1", "1", "cached"], err
+    mode, seconds, *checks, outcome = rows["reproducibility"]
+    assert (mode, checks, outcome) == ("quick", ["—", "—", "—"], "ran") and SECONDS.fullmatch(seconds), err
+    assert re.fullmatch(r"\[book\] done in \d+\.\d s: .*_build/html/index\.html", lines(err)[-1]), err
+
+
+def test_run_prints_its_one_row(book_root: Path, capsys: pytest.CaptureFixture) -> None:
+    fake_book(book_root, {"power-tradeoff": CHECKS})
+
+    assert book.main(["run", "power-tradeoff"]) == 0
+    err = capsys.readouterr().err
+    rows = table(err)
+    assert list(rows) == ["power-tradeoff"], err
+    mode, seconds, *checks, outcome = rows["power-tradeoff"]
+    assert (mode, checks, outcome) == ("quick", ["2", "1", "1"], "ran") and SECONDS.fullmatch(seconds), err
+    assert lines(err)[-1].startswith("the HTML and the reproducibility report predate this run"), err
+
+    assert book.main(["run", "power-tradeoff", "--mode", "quick"]) == 0  # nothing changed: cached
+    err = capsys.readouterr().err
+    assert table(err) == {"power-tradeoff": ["quick", "—", "2", "1", "1", "cached"]}, err
+    assert lines(err)[-1].startswith("power-tradeoff"), err  # no stale-HTML hint
+
+
+def test_a_failed_chapter_is_in_the_table_and_the_error_is_last(
+    book_root: Path, capsys: pytest.CaptureFixture
+) -> None:
+    slow = f"{CHECKS}\n__import__('time').sleep(4)"  # the failing chapter, run beside it, ends first
+    fake_book(book_root, {"power-tradeoff": slow, "online-learning": "1 / 0"})
+
+    assert book.main(["build", "--jobs", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.index("[online-learning] FAILED") < err.index("[power-tradeoff] ran"), err
+    rows = table(err)
+    assert list(rows) == ["power-tradeoff", "online-learning"], err  # in book order; the report did not run
+    assert rows["power-tradeoff"][2:] == ["2", "1", "1", "ran"], err
+    mode, seconds, *checks, outcome = rows["online-learning"]
+    assert (mode, checks, outcome) == ("default", ["—", "—", "—"], "failed") and SECONDS.fullmatch(seconds)
+    assert err.index("ZeroDivisionError") < err.index("\nchapter  "), err  # the cause, before the table
+    assert lines(err)[-1] == (
+        "error: 1 chapter(s) failed: online-learning; the book was not built "
+        "(each chapter's error is printed above, under [<id>] FAILED)"
+    ), err
+
+
+def test_summary_columns_line_up() -> None:
+    runs = [
+        book.ChapterRun("a-long-chapter-id", "ran", 1234.56, "full", CheckCounts(12, 0, 3)),
+        book.ChapterRun("short", "cached", None, "quick", CheckCounts()),  # no checks: blank counts
+        book.ChapterRun("broken", "failed", 2.0, "default", None),
+    ]
+    assert book.summary_table(runs).splitlines() == [
+        "chapter            mode         time  passed  failed  undecided  outcome",
+        "-----------------  -------  --------  ------  ------  ---------  -------",
+        "a-long-chapter-id  full     1234.6 s      12       0          3  ran",
+        "short              quick           —       —       —          —  cached",
+        "broken             default     2.0 s       —       —          —  failed",
+    ]
+
+
+def test_papermill_reads_every_parameters_cell(caplog: pytest.LogCaptureFixture) -> None:
+    """Papermill parses each chapter's parameters cell when it injects parameters; a line it cannot read
+    would print "Unable to parse line" in the terminal of every run."""
+    from papermill.translators import PythonTranslator
+
+    with caplog.at_level(logging.WARNING, logger="papermill"):
+        for chapter in book.chapters(ROOT).values():
+            tagged = [c for c in book._notebook(chapter).cells if "parameters" in c.metadata.get("tags", [])]
+            assert "mode" in {p.name for p in PythonTranslator.inspect(tagged[0])}, chapter.id
+    assert not caplog.records, [r.getMessage() for r in caplog.records]
+
+
+@pytest.mark.book  # 40 s on an idle machine; the unit-test runs (-m "not book") skip it
+def test_a_real_chapter_prints_no_kernel_noise(tmp_path: Path) -> None:
+    """A quick run of Chapter 1 in a copy of the repository: the kernel's own output goes to its log, so
+    no "Kernel is running over TCP without encryption"; no papermill "Unable to parse line"; the table."""
+    for name in ("_toc.yml", "_config.yml"):
+        shutil.copy2(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "chapters", tmp_path / "chapters")
+    proc = subprocess.run(
+        [sys.executable, "-c", CLI, str(tmp_path), "run", "power-tradeoff", "--mode", "quick", "--force"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    output = proc.stdout + proc.stderr
+    for noise in ("without encryption", "Unable to parse", "Traceback"):
+        assert noise not in output, output
+    assert proc.returncode == 0, proc.stderr
+    rows = table(proc.stderr)
+    assert list(rows) == ["power-tradeoff"] and rows["power-tradeoff"][-1] == "ran", proc.stderr
