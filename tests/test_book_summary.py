@@ -8,7 +8,9 @@ and papermill's noise.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import re
 import shutil
 import subprocess
@@ -198,3 +200,19 @@ def test_a_real_chapter_prints_no_kernel_noise(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     rows = table(proc.stderr)
     assert list(rows) == ["power-tradeoff"] and rows["power-tradeoff"][-1] == "ran", proc.stderr
+
+
+def test_kernels_run_one_blas_thread_unless_the_user_says(
+    book_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chapter's kernel sees one thread per BLAS pool (its parallelism is processes); a value the user
+    set is kept; the runner's own environment is left as it was."""
+    names = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
+    record = f'import os\nresults.metric("threads", [os.environ.get(n) for n in {names!r}])'
+    fake_book(book_root, {"power-tradeoff": record})
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert book.run_chapter("power-tradeoff", root=book_root, force=True) == "ran"
+    metrics = json.loads((book_root / "results" / "power-tradeoff" / "metrics.json").read_text())
+    assert metrics["threads"] == ["1", "3"]
+    assert "OPENBLAS_NUM_THREADS" not in os.environ and os.environ["OMP_NUM_THREADS"] == "3"

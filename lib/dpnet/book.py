@@ -301,6 +301,12 @@ def run_chapter(
     return "ran"
 
 
+#: One thread per BLAS pool in a chapter's kernel and its sweep workers, unless the user set them: the
+#: book's parallelism is processes (chapters side by side, sweeps on the cores they share), and BLAS threads
+#: on top of them oversubscribe the cores (Pairwise-Preference's eigendecompositions ran 3–4 times slower).
+KERNEL_THREADS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
 def _execute(chapter: Chapter, staging: Path, injected: Mapping[str, Any], target: Path, root: Path) -> None:
     """Run the chapter's notebook into ``staging`` with papermill, on a kernel whose files live there."""
     import jupytext
@@ -311,11 +317,14 @@ def _execute(chapter: Chapter, staging: Path, injected: Mapping[str, Any], targe
     relay = _ProgressRelay(chapter.id, staging / "progress.log")
     km = workspace.kernel_manager(staging)
     kernel_log: Path | None = None
+    pinned: dict[str, str] = {}
     try:
         jupytext.write(_notebook(chapter), source_nb)
         os.environ["DPNET_RESULTS_DIR"] = str(staging)
         os.environ["DPNET_RESULTS_ROOT"] = str(root / "results")
         os.environ["DPNET_PROGRESS_LOG"] = str(staging / "progress.log")
+        pinned = {name: value for name, value in KERNEL_THREADS.items() if name not in os.environ}
+        os.environ.update(pinned)
         relay.start()
         kernel_log = workspace.start_kernel(km, chapter.source.parent)
         papermill.execute_notebook(
@@ -339,7 +348,7 @@ def _execute(chapter: Chapter, staging: Path, injected: Mapping[str, Any], targe
         workspace.shutdown(km)
         if relay.is_alive():
             relay.stop()
-        for name in ("DPNET_RESULTS_DIR", "DPNET_RESULTS_ROOT", "DPNET_PROGRESS_LOG"):
+        for name in ("DPNET_RESULTS_DIR", "DPNET_RESULTS_ROOT", "DPNET_PROGRESS_LOG", *pinned):
             os.environ.pop(name, None)
 
 
