@@ -13,6 +13,36 @@ from pathlib import Path
 from dpnet.chapters import CHAPTER_IDS
 from dpnet.reference.catalogue import CATALOGUE
 
+#: A stand-in chapter of test books: TITLE, its chapter id CID and the BODY of its last cell to fill in.
+STAND_IN = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+    format_version: 0.13
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+# TITLE
+
+```{code-cell} ipython3
+:tags: [parameters]
+
+mode = "quick"
+seed = 0
+```
+
+```{code-cell} ipython3
+from dpnet.results import Results
+
+results = Results("CID", {"mode": mode, "seed": seed})
+BODY
+```
+"""
+
 REPORT = "chapters/reproducibility.html"
 #: The chapters (every one is written to the book's authoring pattern, book/making.md); the report last.
 PATTERN_CHAPTERS: tuple[str, ...] = tuple(c for c in CHAPTER_IDS if c != "reproducibility")

@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import yaml
-from book_checks import PATTERN_CHAPTERS, badge_problems, caption_problems, report_row_problems
+from book_checks import PATTERN_CHAPTERS, STAND_IN, badge_problems, caption_problems, report_row_problems
 from conftest import QuickBook
 
 from dpnet import book, power, reference
@@ -20,34 +20,11 @@ from dpnet.errors import ChapterError, ParameterError
 
 ROOT = Path(__file__).resolve().parents[1]
 
-HEADER = """---
-jupytext:
-  text_representation:
-    extension: .md
-    format_name: myst
-    format_version: 0.13
-kernelspec:
-  display_name: Python 3
-  language: python
-  name: python3
----
-
-# Report stand-in
-
-```{code-cell} ipython3
-:tags: [parameters]
-
-mode = "quick"
-seed = 0
-```
-
-```{code-cell} ipython3
-from dpnet.results import Results
-
-results = Results("reproducibility", {"mode": mode, "seed": seed})
-results.metric("value", BODY)
-```
-"""
+HEADER = (
+    STAND_IN.replace("TITLE", "Report stand-in")
+    .replace("CID", "reproducibility")
+    .replace("\nBODY", '\nresults.metric("value", BODY)')
+)
 
 
 def fake_root(tmp_path: Path, body: str) -> Path:

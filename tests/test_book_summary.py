@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from book_checks import STAND_IN
 from test_runner_faults import CLI
 
 from dpnet import book
@@ -25,34 +26,7 @@ from dpnet.report import CheckCounts
 
 ROOT = Path(__file__).resolve().parents[1]
 
-CHAPTER = """---
-jupytext:
-  text_representation:
-    extension: .md
-    format_name: myst
-    format_version: 0.13
-kernelspec:
-  display_name: Python 3
-  language: python
-  name: python3
----
-
-# Stand-in for CID
-
-```{code-cell} ipython3
-:tags: [parameters]
-
-mode = "quick"
-seed = 0
-```
-
-```{code-cell} ipython3
-from dpnet.results import Results
-
-results = Results("CID", {"mode": mode, "seed": seed})
-BODY
-```
-"""
+CHAPTER = STAND_IN.replace("TITLE", "Stand-in for CID")
 #: Two checks pass, one fails, one is undefined for the run's parameters.
 CHECKS = (
     'results.checks("p003-fig1", [("holds", True, ""), ("holds too", True, ""), ("fails", False, ""), '
