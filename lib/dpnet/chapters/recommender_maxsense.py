@@ -74,9 +74,6 @@ _SUBSET_SECONDS = 1e-4  # one exact w-subset recovery, per item (E4c)
 _PER_USER_SECONDS = 8e-6  # one user of the per-user Multi-MaxSense simulator (E6)
 _ONE_BIT_SECONDS = 3.1e-4  # one run of the four 1-bit schemes at every N of E7
 _FIXED_SECONDS = 30.0  # kernel, E0–E2, E9, the MovieLens fit, figures
-#: Curves' points: MaxSense's fixed grids, E4c's and E6's exact grids (their total users in multiples of
-#: the prediction), and E6's rules.
-_MS_POINTS, _EXACT_POINTS, _EXACT_USERS, _Q_RULES = 15, 7, 8.4, 3
 
 
 def _pp_seconds(n_items: float) -> float:
@@ -96,16 +93,17 @@ def _footprint(v: Mapping[str, Any]) -> Footprint:
     decomposition and k-means of an ``N × N`` matrix) at the points of its adaptive curves (first points
     plus one per round) in E3, E5 and E10; MaxSense's (``a + b N`` each) on its 15-point grids in E4, E4b,
     E5, E6, E8 and E10; with ``exact_simulators``, E4c's exact recoveries and E6's per-user runs
-    (proportional to their users, 8.4 times the predicted U_90 over a grid); E7's 1-bit runs; and 30 s for
-    the kernel, the closed-form experiments and the figures. Memory: 300 MB of simulator chunks and
-    libraries, plus 48 bytes per entry of the largest ``N × N`` matrix (the matrix, its float copy and
-    LAPACK's workspace).
+    (proportional to their users: the grid's multiples of the predicted U_90, summed); E7's 1-bit runs;
+    and 30 s for the kernel, the closed-form experiments and the figures. Memory: 300 MB of simulator
+    chunks and libraries, plus 48 bytes per entry of the largest ``N × N`` matrix (the matrix, its float
+    copy and LAPACK's workspace).
 
     Calibrated on this 2-core machine (one core): a recovery of Pairwise-Preference took 6, 16 and 55 ms
     at N = 100, 200 and 400, one of MaxSense 0.5 ms, one exact w-subset recovery at N = 50 5 ms and a
     per-user Multi-MaxSense user 8 µs.
     """
     mode, pp_trials, trials = v["mode"], v["pp_trials"], v["trials"]
+    ms_points, exact_points = E4_GRID[2], E4_EXACT_GRID[2]
 
     def refined(plan: Refined) -> int:
         points, rounds = plan[2][mode]
@@ -118,27 +116,29 @@ def _footprint(v: Mapping[str, Any]) -> Footprint:
     )
     maxsense_settings = len(v["n_items"]) + len(v["ratings_per_user"]) + len(v["eps_values"]) + 1
     e4 = (
-        _MS_POINTS
+        ms_points
         * trials
         * (
             sum(_ms_seconds(n) for n in v["n_items"])
             + (maxsense_settings - len(v["n_items"])) * _ms_seconds(N_REF)
         )
     )
-    e4b = len(E4_THETAS) * _MS_POINTS * trials * _ms_seconds(N_REF)
+    e4b = len(E4_THETAS) * ms_points * trials * _ms_seconds(N_REF)
     w_exponent = len(E5_W_EXPONENT[mode])
     e5 = pp_trials * _pp_seconds(N_REF) * (
         len(E5_W) * refined(E5_PP_GRID) + len(E5_COMBOS) * w_exponent * refined(E5_EXPONENT_GRID)
-    ) + (len(E5_W) * _MS_POINTS + 5) * trials * _ms_seconds(N_REF)
-    e6 = _Q_RULES * len(E6_EPS[mode]) * _MS_POINTS * trials * _ms_seconds(N_REF)
+    ) + (len(E5_W) * ms_points + 5) * trials * _ms_seconds(N_REF)
+    e6 = len(Q_RULES) * len(E6_EPS[mode]) * ms_points * trials * _ms_seconds(N_REF)
     if v["exact_simulators"]:
-        e4b += _EXACT_POINTS * trials * sum(_ms_seconds(n) + _SUBSET_SECONDS * n for n, _ in E4_EXACT_CASES)
+        e4b += exact_points * trials * sum(_ms_seconds(n) + _SUBSET_SECONDS * n for n, _ in E4_EXACT_CASES)
         model = rc.m_asym(N_REF, E6_W)
-        users = sum(rc.predicted_u(model, e, n_bits=q) for e, q in E6_PER_USER_CASES) * _EXACT_USERS
+        users = sum(rc.predicted_u(model, e, n_bits=q) for e, q in E6_PER_USER_CASES) * float(
+            np.geomspace(*E4_EXACT_GRID).sum()
+        )
         e6 += E6_PER_USER_RUNS * users * _PER_USER_SECONDS
-    e8 = sum(_MS_POINTS * trials * _ms_seconds(n) for n in E8_N[mode])
+    e8 = sum(ms_points * trials * _ms_seconds(n) for n in E8_N[mode])
     e10 = len(v["movielens_eps"]) * (
-        _MS_POINTS * trials * _ms_seconds(v["movielens_items"])
+        ms_points * trials * _ms_seconds(v["movielens_items"])
         + refined(E10_PP_GRID) * v["movielens_trials"] * _pp_seconds(v["movielens_items"])
     )
     seconds = _FIXED_SECONDS + e3 + e4 + e4b + e5 + e6 + _ONE_BIT_SECONDS * v["one_bit_trials"] + e8 + e10
@@ -672,6 +672,11 @@ class PairwiseRich:
     checks: Mapping[str, list[Check]]
 
     @property
+    def subset_runs(self) -> int:
+        """Runs of each simulator behind the cluster means."""
+        return int(ref.MEANS_CASE["runs"])
+
+    @property
     def unique(self) -> list[rc.Setting]:
         """The distinct settings, in the order of the sweep."""
         return list(dict.fromkeys(self.settings.values()))
@@ -833,7 +838,6 @@ class ScarceMaxSense:
     u90: Mapping[rc.Setting, float]
     transition: pd.DataFrame  # U, success at 10⁵ and 1.2·10⁶ users
     means: Mapping[str, list[float]]  # "closed", "fast", "subset": per-cluster B/U
-    subset_runs: int
     checks: Mapping[str, list[Check]]
 
     @property
@@ -1024,7 +1028,7 @@ def maxsense_scarce(P: Parameters) -> ScarceMaxSense:
     edge, _ = _curves(
         P, "p002-e4/transition", [reference_case], [[low, high]], P.trials, "MaxSense transition"
     )
-    means, subset_runs = _means(P)
+    means = _means(P)
     out = ScarceMaxSense(
         settings,
         reference_case,
@@ -1033,45 +1037,32 @@ def maxsense_scarce(P: Parameters) -> ScarceMaxSense:
         dict(zip(unique, u90, strict=True)),
         edge,
         means,
-        subset_runs,
         {},
     )
     return replace(out, checks={"p002-e4": _scarce_checks(out)})
 
 
-def _means(P: Parameters) -> tuple[dict[str, list[float]], int]:
-    """The closed-form cluster means of the test case against the fast simulator (its ``runs``) and the
-    exact w-subset simulator (as many runs)."""
+def _means(P: Parameters) -> dict[str, list[float]]:
+    """The closed-form cluster means of the test case against the fast and the exact w-subset simulator
+    (``runs`` runs each)."""
     case, theta = ref.MEANS_CASE, P.theta
     model = rc.BlockModel((1.0,), (0.5, 0.5), (case["b"],), case["n_items"], case["w"])
     fast_rng, subset_rng = P.rng("p002-e4/means-fast"), P.rng("p002-e4/means-subset")
     labels = rc.item_labels(model, fast_rng)
-    fast = (
-        np.mean(
-            [
-                rc.maxsense_scores(model, labels, case["n_users"], case["eps"], fast_rng, theta=theta)
-                for _ in range(case["runs"])
-            ],
-            axis=0,
-        )
-        / case["n_users"]
-    )
-    subset_runs = case["runs"]
-    subset = (
-        np.mean(
-            [
-                rc.maxsense_scores_subset(
-                    model, labels, case["n_users"], case["eps"], subset_rng, theta=theta
-                )
-                for _ in range(subset_runs)
-            ],
-            axis=0,
-        )
-        / case["n_users"]
-    )
-    per_cluster = lambda v: [float(v[labels == c].mean()) for c in range(2)]  # noqa: E731
+
+    def per_cluster(scores: Callable[..., NDArray[np.int64]], rng: np.random.Generator) -> list[float]:
+        runs = [
+            scores(model, labels, case["n_users"], case["eps"], rng, theta=theta) for _ in range(case["runs"])
+        ]
+        mean = np.mean(runs, axis=0) / case["n_users"]
+        return [float(mean[labels == c].mean()) for c in range(2)]
+
     closed = [float(m) for m in rc.maxsense_means(model, case["eps"], theta)]
-    return {"closed": closed, "fast": per_cluster(fast), "subset": per_cluster(subset)}, subset_runs
+    return {
+        "closed": closed,
+        "fast": per_cluster(rc.maxsense_scores, fast_rng),
+        "subset": per_cluster(rc.maxsense_scores_subset, subset_rng),
+    }
 
 
 def _scarce_checks(e4: ScarceMaxSense) -> list[Check]:

@@ -273,7 +273,8 @@ def maxsense_scores_subset(
     return scores
 
 
-#: Largest number of (a_l, m_l) states, over all clusters, of ``subset_release_probabilities``.
+#: Largest table, ``(w+1)^(2L+1)`` entries, that ``subset_release_probabilities`` builds (rated items so
+#: far, then ``(a_l, m_l)`` per cluster); beyond it, use the per-user simulator.
 SUBSET_STATES = 4_000_000
 
 
