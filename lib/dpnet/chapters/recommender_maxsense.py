@@ -672,11 +672,6 @@ class PairwiseRich:
     checks: Mapping[str, list[Check]]
 
     @property
-    def subset_runs(self) -> int:
-        """Runs of each simulator behind the cluster means."""
-        return int(ref.MEANS_CASE["runs"])
-
-    @property
     def unique(self) -> list[rc.Setting]:
         """The distinct settings, in the order of the sweep."""
         return list(dict.fromkeys(self.settings.values()))
@@ -839,6 +834,11 @@ class ScarceMaxSense:
     transition: pd.DataFrame  # U, success at 10⁵ and 1.2·10⁶ users
     means: Mapping[str, list[float]]  # "closed", "fast", "subset": per-cluster B/U
     checks: Mapping[str, list[Check]]
+
+    @property
+    def subset_runs(self) -> int:
+        """Runs of each simulator behind the cluster means."""
+        return int(ref.MEANS_CASE["runs"])
 
     @property
     def unique(self) -> list[rc.Setting]:
