@@ -41,8 +41,12 @@ chapter: env
 	@test -n "$(CH)" || { echo "usage: make chapter CH=<chapter id> (python -m dpnet.book list shows them)"; exit 2; }
 	$(PY) -m dpnet.book run $(CH) --mode $(MODE)
 
+# Two pytest workers: one builds the quick book (its tests are one group, tests/conftest.py) while the
+# other runs the unit tests.
+TEST_WORKERS ?= 2
+
 test: env
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 lint: env
 	$(VENV)/bin/ruff check lib tests benchmarks

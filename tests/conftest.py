@@ -5,7 +5,9 @@
 - ``DPNET_PROGRESS=0``: no progress bars.
 - ``MPLBACKEND=Agg``: Matplotlib never opens a window.
 
-The whole book, built once in quick mode, is shared by the tests that need it (``quick_book``).
+The whole book, built once in quick mode, is shared by the tests that need it (``quick_book``). Under
+pytest-xdist (``make test`` runs two workers) those tests form one group, collected first: one worker
+builds the book while the other runs the unit tests.
 """
 
 from __future__ import annotations
@@ -51,6 +53,18 @@ def samstein() -> pd.DataFrame:
 
 
 # The book built in quick mode: by the build test (tests/test_book.py), read by the browser test.
+
+QUICK_BOOK_GROUP = "quick-book"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests of the quick book first, in one xdist group (``--dist loadgroup``): its build starts at
+    once, on one worker, and is made once."""
+    uses_book = [item for item in items if "quick_book" in getattr(item, "fixturenames", ())]
+    for item in uses_book:
+        item.add_marker(pytest.mark.xdist_group(QUICK_BOOK_GROUP))
+    items[:] = uses_book + [item for item in items if item not in uses_book]
+
 
 
 @dataclass(frozen=True)

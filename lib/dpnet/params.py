@@ -407,11 +407,17 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _show(value: Any) -> str:
-    if isinstance(value, list) and len(value) > 8 and all(isinstance(v, (int, float)) for v in value):
-        return f"{len(value)} values from {value[0]:g} to {value[-1]:g}"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
+    """A parameter value as the parameters table writes it: numbers as short as they are exact, with
+    thousands separators (``50,000``, ``0.25``, ``10⁻⁵``); a long list of numbers by its ends."""
+    from dpnet.formatting import label  # imports pandas, which only a table or a message needs
+
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        if len(value) > 8 and all(isinstance(v, (int, float)) for v in value):
+            return f"{len(value)} values from {label(value[0])} to {label(value[-1])}"
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return label(value)
 
 
 def resolve(schema: Schema, values: Mapping[str, Any], chapter: str = "") -> Parameters:
