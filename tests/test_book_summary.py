@@ -88,6 +88,33 @@ def test_build_prints_a_row_per_chapter_then_the_html(book_root: Path, capsys: p
     assert re.fullmatch(r"\[book\] done in \d+\.\d s: .*_build/html/index\.html", lines(err)[-1]), err
 
 
+def test_a_build_starts_the_chapters_that_take_longest_first(
+    book_root: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """The expected time is the last run's in the same mode (``fingerprint.json``), else the footprint's
+    estimate: the chapter second in the book but slower last time starts first, and the run records its
+    own time for the next build."""
+    from dpnet.chapters import schema
+
+    fake_book(book_root, {"power-tradeoff": CHECKS, "online-learning": CHECKS})
+    for cid, seconds in (("power-tradeoff", 1.0), ("online-learning", 100.0)):
+        (book_root / "results" / cid).mkdir(parents=True)
+        last = {"sha256": "an older run", "parameters": {"mode": "quick"}, "seconds": seconds}
+        (book_root / "results" / cid / "fingerprint.json").write_text(json.dumps(last))
+    full = book.resolve_parameters(book.get_chapter("power-tradeoff", book_root), "full", {})[1]
+    footprint = schema("power-tradeoff").footprint
+    assert footprint is not None  # no full-mode record: the estimate
+    assert book.expected_seconds("power-tradeoff", "full", book_root) == footprint(full).seconds
+
+    assert book.main(["build", "--jobs", "2"]) == 0
+    err = capsys.readouterr().err
+    started = [line.split("]")[0].lstrip("[") for line in lines(err) if "] running (" in line]
+    assert started == ["online-learning", "power-tradeoff", "reproducibility"], err
+    for cid in ("power-tradeoff", "online-learning"):
+        recorded = json.loads((book_root / "results" / cid / "fingerprint.json").read_text())["seconds"]
+        assert 0 < recorded < 100 and book.expected_seconds(cid, "quick", book_root) == recorded
+
+
 def test_run_prints_its_one_row(book_root: Path, capsys: pytest.CaptureFixture) -> None:
     fake_book(book_root, {"power-tradeoff": CHECKS})
 

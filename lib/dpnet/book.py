@@ -293,8 +293,9 @@ def run_chapter(
         workspace.sweep_stale(results)
         staging = workspace.new_staging(results, chapter.id)
         try:
+            started = time.perf_counter()
             _execute(chapter, staging, injected, target, root)
-            _finish(chapter, staging, stamp, resolved)
+            _finish(chapter, staging, stamp, resolved, time.perf_counter() - started)
             workspace.swap_into_place(staging, target)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
@@ -366,8 +367,9 @@ def _keep_failed(source: Path, failed: Path) -> str:
     return f"{what}: {failed}"
 
 
-def _finish(chapter: Chapter, staging: Path, stamp: str, resolved: Mapping[str, Any]) -> None:
-    """Check the executed notebook and complete the staging directory (notebook, fingerprint)."""
+def _finish(chapter: Chapter, staging: Path, stamp: str, resolved: Mapping[str, Any], seconds: float) -> None:
+    """Check the executed notebook and complete the staging directory (notebook, fingerprint with the
+    run's time, which orders the next build: :func:`expected_seconds`)."""
     import nbformat
 
     executed = staging / f"{chapter.stem}.ipynb"
@@ -384,7 +386,10 @@ def _finish(chapter: Chapter, staging: Path, stamp: str, resolved: Mapping[str, 
         nbformat.write(nb, executed)
         (staging / f"{chapter.stem}.source.ipynb").unlink()
         (staging / "progress.log").unlink(missing_ok=True)
-        payload = {"sha256": stamp, "parameters": resolved, "finished": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        payload = {
+            "sha256": stamp, "parameters": resolved, "finished": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "seconds": round(seconds, 1),
+        }  # fmt: skip
         (staging / "fingerprint.json").write_text(json.dumps(payload, indent=1, default=str) + "\n")
     except OSError as exc:
         raise ChapterError(f"cannot write the results of chapter {chapter.id!r} in {staging}: {exc}") from exc
@@ -552,10 +557,32 @@ def run_all(
         _run_pool(ids, mode=mode, jobs=jobs, force=force, root=root, runs=[] if runs is None else runs)
 
 
+def expected_seconds(cid: str, mode: str | None, root: Path) -> float:
+    """How long chapter ``cid`` should run in ``mode``: its last run's time in that mode (recorded in
+    ``results/<id>/fingerprint.json``), else its footprint's estimate, else 0 (nothing is known).
+
+    A build starts the chapters that take longest first, so that the short ones fill the cores at the
+    end instead of a long one running alone.
+    """
+    try:
+        _, resolved = resolve_parameters(get_chapter(cid, root), mode, {})
+    except (ChapterError, ParameterError):
+        return 0.0
+    try:
+        last = json.loads((root / "results" / cid / "fingerprint.json").read_text())
+        if last["parameters"]["mode"] == resolved["mode"]:
+            return float(last["seconds"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    footprint = chapter_layer.schema(cid).footprint
+    return footprint(resolved).seconds if footprint is not None else 0.0
+
+
 def _run_pool(
     ids: Sequence[str], *, mode: str | None, jobs: int, force: bool, root: Path, runs: list[ChapterRun]
 ) -> None:
-    pending, first = list(ids), len(runs)
+    first = len(runs)
+    pending = sorted(ids, key=lambda cid: -expected_seconds(cid, mode, root)) if jobs > 1 else list(ids)
     running: dict[Future[tuple[str, str, float]], tuple[str, float]] = {}
     failures: list[str] = []
     last_beat = time.perf_counter()
