@@ -66,7 +66,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = uses_book + [item for item in items if item not in uses_book]
 
 
-
 @dataclass(frozen=True)
 class QuickBook:
     root: Path  # a temporary copy of the repository (sources, then results/ and _build/)

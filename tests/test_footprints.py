@@ -108,7 +108,7 @@ TOO_LONG = [
     ("hypothesis-testing", {"eps_values": {"start": 0.1, "stop": 100.0, "num": 30_000}}, "eps_values"),
     ("treatment-identification", {"fig6_eps": {"start": 0.1, "stop": 2.0, "num": 2000}}, "fig6_eps"),
     ("distributed-estimation", {"n_draws": 1000}, "n_draws"),
-    ("functional-perturbation", {"runs": 2000}, "runs"),
+    ("functional-perturbation", {"n_agents": 200, "runs": 2000}, "n_agents"),
     ("recommender-maxsense", {"n_items": [1000, 1500, 2000], "pp_trials": 500}, "n_items"),
 ]
 

@@ -18,6 +18,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
+from numpy.polynomial import legendre
 from scipy import optimize, special, stats
 
 from dpnet import networks
@@ -34,6 +35,7 @@ from dpnet.funcpert import (
     geometric_b0,
     geometric_schedule,
     graded_indices,
+    grid_table,
     impossibility_curve,
     laplace_scales,
     lazy_metropolis,
@@ -59,6 +61,8 @@ from dpnet.funcpert import (
     vq_norm,
 )
 from dpnet.funcpert import chorded_ring as fp_chorded_ring
+from dpnet.funcpert.basis import _derivative_coefficients, _legvander_point
+from dpnet.funcpert.solve import GRID_TABLES, _grid_table
 
 # --------------------------------------------------------------------------------------------------
 # independent references
@@ -385,6 +389,109 @@ def test_basis_derivatives_against_finite_differences() -> None:
         hcol = fd(lambda s, step=step: b2.tables(pts + s * step)[1], 0.0, h)  # ∂_a ∇e_k
         np.testing.assert_allclose(hess[..., a, :], hcol, rtol=0, atol=1e-8 * np.abs(hess).max())
     np.testing.assert_array_equal(hess[..., 0, 1], hess[..., 1, 0])
+
+
+def test_one_point_legendre_row_is_legvander_bit_for_bit() -> None:
+    """The one-point Vandermonde row (the minimiser's path) is NumPy's ``legvander``, exactly, signs of
+    zeros included, for random points, the ends, ±0 and a point outside the interval."""
+    extra = [-1.0, 1.0, 0.0, -0.0, 1e-300, 0.5, -2.5]
+    pts = np.concatenate([np.random.default_rng(8).uniform(-1, 1, 300), extra])
+    for n in (1, 2, 3, 11, 20, 60):
+        for t in pts:
+            want, got = legendre.legvander(np.array([t]), n - 1), _legvander_point(t, n)
+            assert got.shape == want.shape == (1, n)
+            np.testing.assert_array_equal(got, want)
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_lower_order_tables_are_the_same_numbers() -> None:
+    """``tables(x, order)`` with order 0 or 1 gives the leading arrays of the full tables, bit for bit,
+    for many points and one point at a time (the one-point fast path); the cached derivative
+    coefficients are ``legder`` of the identity and read-only; other orders are refused."""
+    rng = np.random.default_rng(9)
+    for basis, pts in (
+        (Basis1D(-1.0, 3.0, 20), rng.uniform(-1.0, 3.0, 40)),
+        (Basis2D(3.0, 10), rng.uniform(-3.0, 3.0, (40, 2))),
+    ):
+        full = basis.tables(pts)
+        assert len(full) == 3
+        np.testing.assert_array_equal(basis.values(pts), full[0])
+        for order in (0, 1):
+            part = basis.tables(pts, order)
+            assert len(part) == order + 1
+            for a, b in zip(part, full, strict=False):
+                np.testing.assert_array_equal(a, b)
+        for i, p in enumerate(pts[:15]):
+            for a, b in zip(basis.tables(p, 1), full, strict=False):
+                np.testing.assert_array_equal(a[0], b[i])
+    for n, order in ((20, 1), (20, 2), (11, 1), (3, 2)):
+        coefficients = _derivative_coefficients(n, order)
+        np.testing.assert_array_equal(coefficients, legendre.legder(np.eye(n), order, axis=0))
+        assert not coefficients.flags.writeable
+    with pytest.raises(ParameterError, match="order"):
+        Basis1D(-1.0, 1.0, 5).tables(0.0, 3)
+    with pytest.raises(ParameterError, match="order"):
+        Basis2D(1.0, 3).tables(np.zeros(2), -1)
+
+
+def test_grid_table_is_the_direct_evaluation_kept_per_box() -> None:
+    """The cached grid and table equal the grid and the basis's values computed directly, bit for bit; a
+    second call returns the same read-only arrays; another box, grid or basis gets its own table; the
+    cache is bounded."""
+    b1 = Basis1D(-1.0, 1.0, 20)
+    pts, table = grid_table(b1, np.array([-1.0]), np.array([1.0]))
+    x = np.linspace(-1.0, 1.0, 2001)
+    np.testing.assert_array_equal(pts[:, 0], x)
+    np.testing.assert_array_equal(table, b1.values(x))
+    again = grid_table(b1, np.array([-1.0]), np.array([1.0]), 2001)
+    assert again[0] is pts and again[1] is table
+    assert not pts.flags.writeable and not table.flags.writeable
+    _, other = grid_table(b1, np.array([-0.5]), np.array([1.0]), 11)
+    np.testing.assert_array_equal(other, b1.values(np.linspace(-0.5, 1.0, 11)))
+    _, longer = grid_table(Basis1D(-1.0, 1.0, 21), np.array([-1.0]), np.array([1.0]))
+    assert longer.shape == (2001, 21)
+    b2 = Basis2D(3.0, 6)
+    pts2, table2 = grid_table(b2, np.array([-3.0, -2.0]), np.array([3.0, 3.0]))
+    u, v = np.meshgrid(np.linspace(-3, 3, 61), np.linspace(-2, 3, 61), indexing="ij")
+    direct = np.column_stack([u.ravel(), v.ravel()])
+    np.testing.assert_array_equal(pts2, direct)
+    np.testing.assert_array_equal(table2, b2.values(direct))
+    assert _grid_table.cache_info().maxsize == GRID_TABLES
+
+
+def _poly_argmin_uncached(basis, c: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    """``poly_argmin`` as it was before the grid cache: fresh full tables at every call."""
+    if basis.dim == 1:
+        pts = np.linspace(lower[0], upper[0], 2001)[:, None]
+        values = basis.tables(pts[:, 0])[0] @ c
+    else:
+        u, v = np.meshgrid(
+            np.linspace(lower[0], upper[0], 61), np.linspace(lower[1], upper[1], 61), indexing="ij"
+        )
+        pts = np.column_stack([u.ravel(), v.ravel()])
+        values = basis.tables(pts)[0] @ c
+
+    def fun(x: np.ndarray) -> tuple[float, np.ndarray]:
+        v, g1, _ = basis.tables(x if basis.dim == 2 else x[0])
+        grad = c @ g1[0] if basis.dim == 2 else np.array([g1[0] @ c])
+        return float(v[0] @ c), grad
+
+    res = optimize.minimize(fun, pts[int(np.argmin(values))], jac=True, method="L-BFGS-B",
+                            bounds=list(zip(lower, upper, strict=True)),
+                            options={"ftol": 1e-15, "gtol": 1e-12})  # fmt: skip
+    return res.x
+
+
+def test_poly_argmin_is_the_uncached_computation_bit_for_bit() -> None:
+    """The cached grid table and the lighter tables of the minimiser's steps change no number: private
+    optima of both problems at small and large ε equal those of the uncached computation exactly."""
+    rng = np.random.default_rng(10)
+    for P in (quad(0), logi(0)):
+        for eps in (0.3, 3.0, 300.0):
+            c = private_functions(P, eps, 2.0, 1.0, rng).sum(axis=0)
+            np.testing.assert_array_equal(
+                poly_argmin(P.basis, c, P.lower, P.upper), _poly_argmin_uncached(P.basis, c, P.lower, P.upper)
+            )
 
 
 def test_graded_order() -> None:

@@ -57,14 +57,14 @@ __all__ = [
 ]
 
 #: Measured costs on this 2-core machine (one core), see :func:`_footprint`.
-_RUN_1D_SECONDS = (0.044, 3e-4, 6.6e-5)  # one 1-D run (E3): a fixed part, per n·K, per K²
-_RUN_2D_SECONDS = 1.84e-5  # one 2-D logistic run (E4, E7), per n·K₂²
-_DGD_SECONDS = 7.5e-6  # one iteration of the distributed gradient method (E5), per n·K
+_RUN_1D_SECONDS = (5e-4, 3e-5, 1.85e-5)  # one 1-D run (E3): a fixed part, per n·K, per K²
+_RUN_2D_SECONDS = 1e-7  # one 2-D logistic run (E4, E7), per n·K₂³
+_DGD_SECONDS = 3.5e-6  # one iteration of the distributed gradient method (E5), per n·K
 _AGENT_SECONDS = 0.45  # E6's noise-free floors and tuning, per agent
 _MESSAGE_RUN_SECONDS = (0.1, 0.5)  # one message-perturbation run at every budget: E6 (1-D), E7 (2-D)
 _IMPOSSIBILITY_SECONDS = 3.3e-5  # one run of the impossibility demonstration, per agent
 _IMPOSSIBILITY_BYTES = 4900  # the same run's messages and log-ratios, per agent
-_FIXED_SECONDS = 35.0  # kernel, problems, E0–E2, E7's sensitivities at degrees 14 and 18, figures
+_FIXED_SECONDS = 30.0  # kernel, problems, E0–E2, E7's sensitivities at degrees 14 and 18, figures
 
 
 def _footprint(values: Mapping[str, Any]) -> Footprint:
@@ -73,19 +73,21 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     With ``n = n_agents``, ``K = basis_order``, ``K₂ = (M+1)(M+2)/2`` for ``M = degree_2d``,
     ``Q = len(q)``, ``E = len(eps_values)``:
 
-    * seconds: ``35`` ``+ Q·E·runs·(0.044 + 3·10⁻⁴·n·K + 6.6·10⁻⁵·K²)`` (E3)
-      ``+ (8 + 4)·runs_2d·1.84·10⁻⁵·n·K₂²`` (E4's 8 and E7's 4 budgets)
-      ``+ 7.5·10⁻⁶·dgd_iterations·n·K`` (E5) ``+ 0.45·n + 0.1·message_runs
+    * seconds: ``30`` ``+ Q·E·runs·(5·10⁻⁴ + 3·10⁻⁵·n·K + 1.85·10⁻⁵·K²)`` (E3)
+      ``+ (8 + 4)·runs_2d·10⁻⁷·n·K₂³`` (E4's 8 and E7's 4 budgets)
+      ``+ 3.5·10⁻⁶·dgd_iterations·n·K`` (E5) ``+ 0.45·n + 0.1·message_runs
       + 3.3·10⁻⁵·n·impossibility_runs`` (E6) ``+ 0.5·message_runs`` (E7's tuned messages);
     * memory: the larger of the impossibility demonstration, ``4900·n·impossibility_runs`` bytes,
       and a 2-D run's basis on its grid, ``2200·K₂²``.
 
-    Calibrated on this 2-core machine, one core, on the library calls: a 1-D run took 0.13 s at
-    n = 10, K = 20, 0.31 s at n = 40 and 0.46 s at K = 60; a 2-D run 0.8 s at n = 10, M = 10, 6.2 s
-    (75 MiB) at M = 18, 3.8 s at n = 40; E5 7.5 s at the default 5000 iterations and 31 s at 20 000;
-    E6 8.3 s and 47 MiB at the quick defaults, 11.3 s and 0.46 GiB at 10 000 impossibility runs,
-    16.5 s and 0.18 GiB at n = 40, 16.4 s at 100 message runs. The quick chapter's experiments took
-    209 s (estimate 240 s).
+    Calibrated on this 2-core machine, one core, on the library calls, averaged over E3's grid of
+    (q, ε) and over the budgets of E4 and E7: a 1-D run took 9.8 ms at n = 10, K = 20, 28 ms at
+    n = 40 and 84 ms at K = 60 (the fit errs high at the defaults); a 2-D run 0.16 s at n = 10,
+    M = 10, 0.57 s at n = 40, 0.99 s at M = 14 and 6.7 s at M = 18, about cubic in K₂ (the
+    projection's quadratic programme); E5 3.3·10⁻⁶ s per iteration and n·K; E6 8.3 s and 47 MiB at the
+    quick defaults, 11.3 s and 0.46 GiB at 10 000 impossibility runs, 16.5 s and 0.18 GiB at n = 40,
+    16.4 s at 100 message runs. With other jobs on the machine, the full chapter's experiments took
+    94 and 110 s (estimate 176 s), the quick chapter's 46 to 52 s (estimate 75 s).
     """
     n, K, M = values["n_agents"], values["basis_order"], values["degree_2d"]
     K2 = (M + 1) * (M + 2) // 2
@@ -95,7 +97,7 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     seconds = (
         _FIXED_SECONDS
         + runs_1d * (fixed + per_nk * n * K + per_k2 * K**2)
-        + (len(EPS_2D) + len(RECORD_EPS)) * values["runs_2d"] * _RUN_2D_SECONDS * n * K2**2
+        + (len(EPS_2D) + len(RECORD_EPS)) * values["runs_2d"] * _RUN_2D_SECONDS * n * K2**3
         + _DGD_SECONDS * values["dgd_iterations"] * n * K
         + _AGENT_SECONDS * n
         + sum(_MESSAGE_RUN_SECONDS) * messages

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 from numpy.polynomial import legendre
@@ -22,13 +22,42 @@ from dpnet.errors import ParameterError
 __all__ = ["Basis1D", "Basis2D", "graded_indices"]
 
 
-def _legendre_tables(t: NDArray[np.float64], n: int) -> tuple[NDArray, NDArray, NDArray]:
-    """``P_m(t)``, ``P_m'(t)``, ``P_m''(t)`` for ``m < n``, each of shape ``(len(t), n)``."""
-    eye = np.eye(n)
-    v = legendre.legvander(t, n - 1)
-    d1 = legendre.legval(t, legendre.legder(eye, 1, axis=0)).T if n > 1 else np.zeros((t.size, n))
-    d2 = legendre.legval(t, legendre.legder(eye, 2, axis=0)).T if n > 2 else np.zeros((t.size, n))
-    return v, d1.reshape(t.size, n), d2.reshape(t.size, n)
+@lru_cache(maxsize=64)
+def _derivative_coefficients(n: int, order: int) -> NDArray[np.float64]:
+    # Legendre coefficients of P_m^(order), m < n, one column per m (read-only: shared by every call)
+    out = legendre.legder(np.eye(n), order, axis=0)
+    out.setflags(write=False)
+    return out
+
+
+def _legvander_point(t: float, n: int) -> NDArray[np.float64]:
+    """``legendre.legvander([t], n − 1)``, the same numbers, by its recurrence in Python floats.
+
+    Bonnet's recurrence ``P_i = (P_{i−1} t (2i − 1) − P_{i−2} (i − 1))/i`` with the operations in the order
+    NumPy applies them: each is one IEEE double operation either way, so the results agree bit for bit,
+    and a point costs a few microseconds instead of the array loop's hundreds (the minimiser's steps).
+    """
+    t = float(t) + 0.0  # as legvander: x + 0.0
+    v = [t * 0 + 1.0] * n
+    if n > 1:
+        v[1] = t
+    for i in range(2, n):
+        v[i] = (v[i - 1] * t * (2 * i - 1) - v[i - 2] * (i - 1)) / i
+    return np.array([v])
+
+
+def _legendre_tables(t: NDArray[np.float64], n: int, order: int = 2) -> tuple[NDArray, ...]:
+    """``P_m(t)`` and its derivatives up to ``order`` (at most 2) for ``m < n``, each ``(len(t), n)``."""
+    tables = [_legvander_point(t[0], n) if t.size == 1 else legendre.legvander(t, n - 1)]
+    for k in range(1, order + 1):
+        d = legendre.legval(t, _derivative_coefficients(n, k)).T if n > k else np.zeros((t.size, n))
+        tables.append(d.reshape(t.size, n))
+    return tuple(tables)
+
+
+def _check_order(order: int) -> None:
+    if order not in (0, 1, 2):
+        raise ParameterError(f"the derivative order must be 0, 1 or 2 (got {order!r})")
 
 
 @dataclass(frozen=True)
@@ -55,14 +84,36 @@ class Basis1D:
     def _scale(self) -> NDArray[np.float64]:
         return np.sqrt((2 * np.arange(1, self.K + 1) - 1) / (self.hi - self.lo))
 
-    def tables(self, x: ArrayLike) -> tuple[NDArray, NDArray, NDArray]:
-        """Values, first and second derivatives of ``e_1..e_K`` at the points ``x``, each ``(len(x), K)``."""
-        v, d1, d2 = _legendre_tables(self._t(x), self.K)
+    def tables(self, x: ArrayLike, order: int = 2) -> tuple[NDArray, ...]:
+        """Values and derivatives of ``e_1..e_K`` at the points ``x``.
+
+        Parameters
+        ----------
+        x
+            Points of ``[lo, hi]`` (any shape; flattened).
+        order
+            Highest derivative returned: 2 (the default) gives values, first and second derivatives,
+            1 the values and first derivatives, 0 the values only.
+
+        Returns
+        -------
+        tuple of ndarray
+            ``order + 1`` arrays, each ``(len(x), K)``. A lower ``order`` skips the higher tables; the
+            ones returned are the same numbers either way.
+        """
+        _check_order(order)
+        raw = _legendre_tables(self._t(x), self.K, order)
         c = 2.0 / (self.hi - self.lo)
-        return v * self._scale, d1 * self._scale * c, d2 * self._scale * c**2
+        out = [raw[0] * self._scale]
+        if order >= 1:
+            out.append(raw[1] * self._scale * c)
+        if order == 2:
+            out.append(raw[2] * self._scale * c**2)
+        return tuple(out)
 
     def values(self, x: ArrayLike) -> NDArray[np.float64]:
-        return self.tables(x)[0]
+        """The basis functions' values at the points ``x``, ``(len(x), K)``."""
+        return self.tables(x, order=0)[0]
 
     def quadrature(self, n_nodes: int = 80) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Gauss–Legendre nodes and weights on ``[lo, hi]``."""
@@ -116,16 +167,37 @@ class Basis2D:
     def indices(self) -> NDArray[np.int64]:
         return graded_indices(self.M)
 
-    def tables(self, x: ArrayLike) -> tuple[NDArray, NDArray, NDArray]:
-        """Values ``(n, K)``, gradients ``(n, K, 2)`` and Hessians ``(n, K, 2, 2)`` at points ``(n, 2)``."""
+    def tables(self, x: ArrayLike, order: int = 2) -> tuple[NDArray, ...]:
+        """Values and derivatives of the basis at points ``(n, 2)``.
+
+        Parameters
+        ----------
+        x
+            Points of the square, shape ``(n, 2)`` (one point may be given as ``(2,)``).
+        order
+            Highest derivative returned: 2 (the default) gives values ``(n, K)``, gradients ``(n, K, 2)``
+            and Hessians ``(n, K, 2, 2)``; 1 the values and gradients; 0 the values only.
+
+        Returns
+        -------
+        tuple of ndarray
+            ``order + 1`` arrays; a lower ``order`` skips the higher ones, the others are the same numbers.
+        """
+        _check_order(order)
         pts = np.atleast_2d(np.asarray(x, dtype=float))
         if pts.shape[1] != 2:
             raise ParameterError(f"2-D points must have shape (n, 2) (got {pts.shape})")
-        v1, d1, s1 = self._line.tables(pts[:, 0])
-        v2, d2, s2 = self._line.tables(pts[:, 1])
+        first, second = self._line.tables(pts[:, 0], order), self._line.tables(pts[:, 1], order)
         i, j = self.indices[:, 0], self.indices[:, 1]
+        v1, v2 = first[0], second[0]
         values = v1[:, i] * v2[:, j]
+        if order == 0:
+            return (values,)
+        d1, d2 = first[1], second[1]
         grads = np.stack([d1[:, i] * v2[:, j], v1[:, i] * d2[:, j]], axis=-1)
+        if order == 1:
+            return values, grads
+        s1, s2 = first[2], second[2]
         h12 = d1[:, i] * d2[:, j]
         hess = np.stack(
             [np.stack([s1[:, i] * v2[:, j], h12], -1), np.stack([h12, v1[:, i] * s2[:, j]], -1)], -2
@@ -133,7 +205,8 @@ class Basis2D:
         return values, grads, hess
 
     def values(self, x: ArrayLike) -> NDArray[np.float64]:
-        return self.tables(x)[0]
+        """The basis functions' values at the points ``x``, ``(len(x), K)``."""
+        return self.tables(x, order=0)[0]
 
     def quadrature(self, n_nodes: int = 40) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Tensor Gauss–Legendre nodes ``(n², 2)`` and weights ``(n²,)`` on the square."""

@@ -3,6 +3,8 @@ Algorithm 1, step 4)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import networkx as nx
 import numpy as np
 from numpy.typing import NDArray
@@ -12,7 +14,59 @@ from dpnet.errors import ParameterError
 from dpnet.funcpert.basis import Basis1D, Basis2D
 from dpnet.networks import metropolis_hastings
 
-__all__ = ["chorded_ring", "dgd", "lazy_metropolis", "poly_argmin"]
+__all__ = ["chorded_ring", "dgd", "grid_table", "lazy_metropolis", "poly_argmin"]
+
+#: How many (basis, box, grid) value tables :func:`grid_table` keeps: a few MiB each at most.
+GRID_TABLES = 8
+
+
+def grid_table(
+    basis: Basis1D | Basis2D, lower: NDArray, upper: NDArray, grid: int = 0
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The grid of the box that :func:`poly_argmin` starts from, and the basis functions' values on it.
+
+    Parameters
+    ----------
+    basis
+        The basis (1-D or 2-D).
+    lower, upper
+        Corners of the box, ``(d,)`` each.
+    grid
+        Points per axis; 0 takes the default, 2001 in 1-D and 61 in 2-D.
+
+    Returns
+    -------
+    points : ndarray
+        ``(m, d)``: the ``grid`` equispaced points per axis, the first axis varying slowest.
+    values : ndarray
+        ``(m, K)``: ``e_k`` at every point, as :meth:`~dpnet.funcpert.basis.Basis1D.values` computes it.
+
+    Notes
+    -----
+    The table depends on the basis, the box and the grid only, not on the coefficients minimised, so
+    it is computed once per ``(basis, lower, upper, grid)`` and kept in a bounded least-recently-used
+    cache of :data:`GRID_TABLES` entries. Both arrays are read-only.
+    """
+    box = tuple(float(a) for a in np.ravel(lower)), tuple(float(b) for b in np.ravel(upper))
+    return _grid_table(basis, *box, int(grid) or (2001 if basis.dim == 1 else 61))
+
+
+@lru_cache(maxsize=GRID_TABLES)
+def _grid_table(
+    basis: Basis1D | Basis2D, lower: tuple[float, ...], upper: tuple[float, ...], grid: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    if basis.dim == 1:
+        pts = np.linspace(lower[0], upper[0], grid)[:, None]
+        values = basis.values(pts[:, 0])
+    else:
+        u, v = np.meshgrid(
+            np.linspace(lower[0], upper[0], grid), np.linspace(lower[1], upper[1], grid), indexing="ij"
+        )
+        pts = np.column_stack([u.ravel(), v.ravel()])
+        values = basis.values(pts)
+    pts.setflags(write=False)
+    values.setflags(write=False)
+    return pts, values
 
 
 def poly_argmin(
@@ -20,24 +74,16 @@ def poly_argmin(
 ) -> NDArray:
     """Global minimiser over the box of ``h = Σ_k c_k e_k``: best grid point, then bounded L-BFGS-B.
 
-    ``grid`` points per axis (default 2001 in 1-D, 61 in 2-D). ``h`` is strongly convex after the
-    projection onto S, so the local refinement finds the global minimiser.
+    ``grid`` points per axis (default 2001 in 1-D, 61 in 2-D; the basis's values there come from
+    :func:`grid_table`). ``h`` is strongly convex after the projection onto S, so the local refinement
+    finds the global minimiser.
     """
     c = np.asarray(c, dtype=float)
-    if basis.dim == 1:
-        pts = np.linspace(lower[0], upper[0], grid or 2001)[:, None]
-        values = basis.values(pts[:, 0]) @ c
-    else:
-        g = grid or 61
-        u, v = np.meshgrid(
-            np.linspace(lower[0], upper[0], g), np.linspace(lower[1], upper[1], g), indexing="ij"
-        )
-        pts = np.column_stack([u.ravel(), v.ravel()])
-        values = basis.values(pts) @ c
-    start = pts[int(np.argmin(values))]
+    pts, table = grid_table(basis, lower, upper, grid)
+    start = pts[int(np.argmin(table @ c))].copy()
 
     def fun(x: NDArray) -> tuple[float, NDArray]:
-        v, g1, _ = basis.tables(x if basis.dim == 2 else x[0])
+        v, g1 = basis.tables(x if basis.dim == 2 else x[0], order=1)
         grad = c @ g1[0] if basis.dim == 2 else np.array([g1[0] @ c])
         return float(v[0] @ c), grad
 
@@ -82,7 +128,7 @@ def dgd(
     out = [x.copy()]
     for k in range(iterations):
         z = W @ x
-        _, grads, _ = basis.tables(z if d == 2 else z[:, 0])
+        _, grads = basis.tables(z if d == 2 else z[:, 0], order=1)
         g = (
             np.einsum("nk,nka->na", coefficients, grads)
             if d == 2
