@@ -458,6 +458,52 @@ def test_step_is_one_round_of_each_recursion(t: int) -> None:
         step("gossip", W, state, u, t)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_step_is_bit_identical_to_the_update_formulas(algorithm: str) -> None:
+    """step() computes the formulas as written, bit for bit, and leaves its inputs alone."""
+    W = sparse.csr_array(dense_mh(lollipop()))
+    rng = np.random.default_rng(5)
+    state, u, t = rng.normal(size=(6, 4)), rng.normal(size=(6, 4)), 7
+    expected = {
+        "mvue": W @ state,
+        "mvue_naive": W @ state + u,
+        "ol_signal": ((t - 1) / t) * (W @ state) + u / t,
+        "ol_network": ((t - 2) / t) * state + (W @ state + u) / t,
+    }[algorithm]
+    kept = state.copy(), u.copy()
+    np.testing.assert_array_equal(step(algorithm, W, state, u, t), expected)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(state, kept[0])
+    np.testing.assert_array_equal(u, kept[1])
+
+
+@pytest.mark.parametrize("algorithm", ["ol_signal", "ol_network", "mvue_naive"])
+def test_simulate_inputs_are_the_statistic_plus_scaled_laplace_noise(algorithm: str) -> None:
+    """simulate() against a plain loop: u_t = [ξ_t, ξ_t + b·Lap(1) for each (c, r)], bit for bit."""
+    A = sparse.csr_array(dense_mh(lollipop()))
+    rng = np.random.default_rng(8)
+    n, T, c, r = 6, 5, 2, 3
+    xi, scales = rng.normal(size=(n, T)), rng.uniform(0.5, 2.0, size=(c, n, T))
+    run = simulate(algorithm, A, xi, scales, np.random.default_rng(9), horizon=T, n_draws=r)  # type: ignore[arg-type]
+    draws = np.random.default_rng(9)
+
+    def inputs(t: int, column: int) -> np.ndarray:
+        noise = draws.laplace(size=(n, c, r)) * scales[:, :, t - 1].T[:, :, None]
+        x = xi[:, column][:, None]
+        return np.concatenate([x, x + noise.reshape(n, c * r)], axis=1)
+
+    state = inputs(1, 0) if algorithm == "mvue_naive" else np.zeros((n, 1 + c * r))
+    for t in range(1, T + 1):
+        if algorithm == "mvue_naive":
+            fresh = inputs(t, 0)
+            state = A @ state + (fresh - fresh[:, :1])
+        elif algorithm == "ol_signal":
+            state = ((t - 1) / t) * (A @ state) + inputs(t, t - 1) / t
+        else:
+            state = ((t - 2) / t) * state + (A @ state + inputs(t, t - 1)) / t
+    np.testing.assert_array_equal(run.nonprivate[-1], state[:, 0])
+    np.testing.assert_array_equal(run.private[-1], np.moveaxis(state[:, 1:].reshape(n, c, r), 0, -1))
+
+
 def test_mvue_naive_rejects_per_round_scales_shorter_than_horizon() -> None:
     """Fresh noise every round needs (c, n, T) scales for every round, as online learning does."""
     A = networks.metropolis_hastings(lollipop())

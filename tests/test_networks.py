@@ -233,3 +233,31 @@ def test_dense_weights_are_the_metropolis_hastings_matrix_of_the_graph() -> None
         assert isinstance(A, np.ndarray) and A.shape == (n, n)
         np.testing.assert_array_equal(A, networks.metropolis_hastings(networks.make_graph(kind, n)).toarray())
     np.testing.assert_allclose(networks.dense_weights("complete", 4), np.full((4, 4), 1 / 3) - np.eye(4) / 3)
+
+
+# --------------------------------------------------------------------------------------------------
+# Eigensolvers
+# --------------------------------------------------------------------------------------------------
+
+
+def _random_sparse_weights(seed: int) -> sparse.csr_array:
+    """MH weights of a connected sparse random graph: Erdős–Rényi or random geometric, 60–400 nodes."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(60, 400))
+    if seed % 2:
+        G = networks.make_graph("erdos_renyi", n, p=3.0 * np.log(n) / n, rng=rng)
+    else:
+        G = nx.random_geometric_graph(n, 2.5 / np.sqrt(n), seed=seed)
+        G = G.subgraph(max(nx.connected_components(G), key=len))
+        G = nx.convert_node_labels_to_integers(G)
+    return networks.metropolis_hastings(G)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_eigenvalues_are_eigvalsh_of_the_symmetrised_dense_weights(seed: int) -> None:
+    # symmetrised while sparse, then one dense copy: the very matrix, and so the very eigenvalues, of the
+    # dense formula (A + Aᵀ)/2
+    A = _random_sparse_weights(seed)
+    dense = A.toarray()
+    exact = np.sort(np.linalg.eigvalsh(0.5 * (dense + dense.T)))[::-1]
+    np.testing.assert_array_equal(networks.eigenvalues(A), exact)

@@ -104,7 +104,7 @@ _PATH_SECONDS = 1.9e-7  # one node-round of one sample path (Figures 3–6: 16 r
 _NAIVE_SECONDS = 1e-7  # one node-round-column of the naive-noise runs (2 × 21 columns)
 _SWEEP_SECONDS = 8e-8  # one node-round-column of Figure 7 (columns: 1 + ε's × draws)
 _MOMENT_SECONDS = 5e-3  # one run of the exact-moment check (three algorithms)
-_EIGEN_SECONDS = {"us_power_grid": 45.0, "german_households": 3.0}  # a network's spectrum
+_EIGEN_SECONDS = {"us_power_grid": 30.0, "german_households": 0.3}  # a network's full spectrum
 _FIXED_SECONDS = 20.0  # kernel, imports, figures
 #: Figure 7's mechanisms and calibrations, and the sample-path runs (4 figures × 2 calibrations).
 _SWEEP_RUNS, _PATH_RUNS = 3 * 2, 8
@@ -116,18 +116,21 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     For each dataset ``d`` of the run, ``n_d`` nodes (4941 on the US grid, 969 households) and ``T_d``
     rounds (``horizon``, or the paper's 100 and 1096); ``E = len(eps_values)``, ``r = n_draws``:
 
-    * seconds: ``20 + Σ_d spectrum_d`` (45 s for the US grid's dense eigendecomposition, 3 s for
-      the households) ``+ 5·10⁻³·n_mc`` (exact-moment check) ``+ 16·1.9·10⁻⁷·Σ_d n_d·T_d``
+    * seconds: ``20 + Σ_d spectrum_d`` (30 s for the US grid's dense eigenvalues, 0.3 s for the
+      households; see :func:`dpnet.networks.eigenvalues`)
+      ``+ 5·10⁻³·n_mc`` (exact-moment check) ``+ 16·1.9·10⁻⁷·Σ_d n_d·T_d``
       (Figures 3–6) ``+ 42·10⁻⁷·n·T`` (naive noise, on the households or the first dataset)
       ``+ 6·8·10⁻⁸·Σ_d n_d·T_d·(1 + E·r)`` (Figure 7: 3 mechanisms × 2 calibrations, every round
       stepping ``1 + E·r`` columns);
-    * memory, the largest of: the US grid's dense spectrum, ``40·n²`` bytes; the sample paths kept
+    * memory, the largest of: the dense spectrum of the largest network, ``16·n²`` bytes (its dense
+      matrix and the copy :func:`numpy.linalg.eigvalsh` makes); the sample paths kept
       (``8·16·Σ_d n_d·(T_d+1)``: 8 runs of every round of two float64 states) with Figure 7's
       per-round noise scales (``16·E·n_d·T_d``, the largest dataset); the moment check's
       ``5 × (200, 10·n_mc)`` float64 arrays.
 
     Calibrated on this 2-core machine (one core, under load from other runs): at the quick defaults
-    the experiments took 100 s (spectrum 45 s, Figure 7 42 s) and peaked at 0.91 GiB (the spectrum);
+    the experiments took 98 s (Figure 7 37–42 s) and the whole process peaked at 1.03 GiB, every result
+    held; the US grid's spectrum alone took 19 s on a quiet machine and 35 s under load;
     at horizon = 2000, 387 s (Figure 7 287 s, Figures 3–6 36 s, naive 8.8 s) and 2.76 GiB; at
     n_draws = 50, Figure 7 took 500 s; on the US grid alone at horizon = 4000 the peak was 4.9 GiB
     (estimate 4.7 GiB); the moment check at n_mc = 20 000 peaked at 1.2 GiB (estimate 1.5 GiB).
@@ -149,7 +152,7 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     )
     paths = 16.0 * _PATH_RUNS * sum(n * (T + 1) for n, T in n_T.values())
     scales = max(16.0 * len(values["eps_values"]) * n * T for n, T in n_T.values())
-    spectrum = 40.0 * max(n for n, _ in n_T.values()) ** 2
+    spectrum = 16.0 * max(n for n, _ in n_T.values()) ** 2
     moments = 5 * 8.0 * 200 * 10 * values["n_mc"]
     return Footprint(memory=max(spectrum, paths + scales, moments), seconds=seconds)
 

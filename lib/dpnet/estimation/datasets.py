@@ -16,6 +16,7 @@ log-normal location ``μ`` (``EstimationData.theta``).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
@@ -92,10 +93,12 @@ class EstimationData:
         """Number of rounds ``T`` with signals."""
         return int(self.signals.shape[1])
 
-    @property
+    @functools.cached_property
     def xi(self) -> NDArray[np.float64]:
-        """Sufficient statistics ``ξ(s_{i,t}) = log s_{i,t}``, shape ``(n, T)``."""
-        return np.log(self.signals)
+        """Sufficient statistics ``ξ(s_{i,t}) = log s_{i,t}``, shape ``(n, T)``: computed once, read-only."""
+        xi = np.log(self.signals)
+        xi.flags.writeable = False
+        return xi
 
 
 def read_dl_edgelist(path: str | Path) -> nx.Graph:

@@ -65,7 +65,11 @@ class GraphFacts:
 
 
 def graph_facts(G: nx.Graph, A: sparse.sparray | sparse.spmatrix) -> GraphFacts:
-    """The :class:`GraphFacts` of a graph and its weights (dense eigensolve, ``O(n³)``)."""
+    """The :class:`GraphFacts` of a graph and its weights.
+
+    Every eigenvalue enters the sums, so this is a dense eigensolve (:func:`dpnet.networks.eigenvalues`,
+    ``O(n³)``): 19–35 s for the 4941-node US power grid on one core, 0.25 s for the 969 households.
+    """
     eig = eigenvalues(A)
     if eig.size < 2:
         raise ParameterError(f"graph facts need n ≥ 2 agents (got {eig.size})")
