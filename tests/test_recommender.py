@@ -821,6 +821,89 @@ def test_multi_maxsense_per_user_mean() -> None:
     assert np.max(np.abs(z)) <= 4.5
 
 
+def multi_score_law(
+    model: BlockModel, labels: np.ndarray, eps: float, theta: float, q: int
+) -> dict[tuple, float]:
+    """The exact law of one user's Multi-MaxSense score vector (Fig. 3), by enumeration of the type, the
+    rated subset, its likes, every distinct cut of a permutation into blocks (``block = ⌊rank·m/N⌋``),
+    the chosen blocks and their released bits."""
+    n, m, f, b = model.n_items, math.floor(model.w / theta), flip(eps / q), model.like()
+    cuts = sorted(set(itertools.permutations(np.arange(n) * m // n)))  # block of each item, equally likely
+    chosen_sets = list(itertools.combinations(range(m), q))
+    law: dict[tuple, float] = collections.defaultdict(float)
+    for k, weight in enumerate(model.alpha):
+        for rated in itertools.combinations(range(n), model.w):
+            for liked in itertools.product((0, 1), repeat=model.w):
+                p_like = math.prod(
+                    b[k, labels[i]] if x else 1 - b[k, labels[i]] for i, x in zip(rated, liked, strict=True)
+                )
+                p_base = weight / math.comb(n, model.w) * p_like / len(cuts) / len(chosen_sets)
+                hot = [i for i, x in zip(rated, liked, strict=True) if x]
+                for cut in cuts:
+                    for chosen in chosen_sets:
+                        truth = [any(cut[i] == c for i in hot) for c in chosen]
+                        for bits in itertools.product((0, 1), repeat=q):
+                            p_bits = math.prod(
+                                1 - f if x == t else f for x, t in zip(bits, truth, strict=True)
+                            )
+                            up = {c for c, x in zip(chosen, bits, strict=True) if x}
+                            law[tuple(int(cut[i] in up) for i in range(n))] += p_base * p_bits
+    return law
+
+
+def chi2_p_value(seen: collections.Counter, law: dict[tuple, float], draws: int) -> float:
+    """χ² p-value of observed counts against a law (0 if an outcome outside its support is seen); outcomes
+    expected fewer than 5 times are pooled."""
+    if not set(seen) <= set(law):
+        return 0.0
+    rare = [k for k in law if law[k] * draws < 5]
+    keys = [k for k in law if k not in rare]
+    observed = [seen[k] for k in keys] + [sum(seen[k] for k in rare)]
+    expected = [law[k] * draws for k in keys] + [sum(law[k] for k in rare) * draws]
+    if not rare:
+        observed, expected = observed[:-1], expected[:-1]
+    return float(stats.chisquare(observed, expected).pvalue)
+
+
+# (N, w, θ, Q, labels): blocks of 3 and 2 items; of 2, 1 and 1; of 1 item, one of them empty.
+# Ratings drawn with replacement, items dealt independently, bits at ε (not ε/Q) or every block taken
+# as a small one each give p < 10⁻³ where they change the law (4,000 draws, as below).
+MULTI_LAW_CASES = {
+    "blocks 3+2, Q=1": (5, 2, 1.0, 1, (0, 1, 1, 0, 1)),
+    "blocks 3+2, Q=2": (5, 2, 1.0, 2, (0, 1, 1, 0, 1)),
+    "blocks 2+1+1, Q=2": (4, 3, 1.0, 2, (0, 1, 0, 1)),
+    "blocks 1+1+1+0, Q=2": (3, 2, 0.5, 2, (1, 0, 1)),
+}
+
+
+@pytest.mark.parametrize("case", MULTI_LAW_CASES)
+def test_multi_maxsense_per_user_follows_the_enumerated_law(case: str) -> None:
+    """Score vectors of U = 2 users (two types, two clusters, ε = 3): the frequencies of 4,000 draws pass
+    a χ² test (p > 10⁻³; outcomes expected fewer than 5 times pooled) against the law of Fig. 3
+    enumerated user by user, then convolved. The independent-bits simulator (QU users at ε/Q,
+    Bernoulli ratings) fails the same test where the Q bits share a user, so the test can fail."""
+    n, w, theta, q, labels = MULTI_LAW_CASES[case]
+    labels = np.array(labels)
+    sizes = np.bincount(labels)
+    model = BlockModel((0.6, 0.4), tuple(sizes / n), ((0.9, 0.2), (0.3, 0.7)), n, w)
+    eps, draws = 3.0, 4_000
+    one = multi_score_law(model, labels, eps, theta, q)
+    law: dict[tuple, float] = collections.defaultdict(float)
+    for (a, pa), (c, pc) in itertools.product(one.items(), repeat=2):
+        law[tuple(np.add(a, c))] += pa * pc
+
+    def p_value(scores) -> float:  # type: ignore[no-untyped-def]
+        rng = np.random.default_rng(21)
+        seen = collections.Counter(
+            tuple(scores(model, labels, 2, eps, rng, theta=theta, n_bits=q)) for _ in range(draws)
+        )
+        return chi2_p_value(seen, law, draws)
+
+    assert p_value(multi_maxsense_scores_per_user) > 1e-3
+    if q > 1:
+        assert p_value(multi_maxsense_scores) < 1e-3
+
+
 @pytest.mark.parametrize("n_bits", [0, -1, 5, True, 1.5])
 def test_multi_maxsense_n_bits_out_of_range(n_bits: object) -> None:
     """Q must be an integer in [1, ⌊w/θ⌋]; here ⌊6/1.5⌋ = 4 blocks."""
@@ -1429,3 +1512,48 @@ def test_records_name_every_setting_field() -> None:
     assert r == {"algorithm": "pairwise", "model": "M-sym", "N": 20, "w": 20, "eps": "inf", "Q": 1,
                  "theta": 1.0, "sketch": "agree_rated", "support_known": True, "simulator": "aggregate",
                  "u90": None}  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------------
+# Chapter 7's E4 (MaxSense, scarce regime) on small sizes: the book build is not its only caller
+# --------------------------------------------------------------------------------------------------
+
+
+def test_maxsense_scarce_on_small_sizes() -> None:
+    """E4 at θ = 1 on N ∈ {20, 30}, w ∈ {4, 6} and ε ∈ {1, ∞} (10 runs per point, about 2 s): one setting per
+    sweep point with the reference case among them, 15 points per curve, finite U_90 and table, the
+    transition at its two user counts, the cluster means of ``subset_runs`` runs of each simulator, and
+    every check of ``p002-e4`` decided (θ = 1) under its name."""
+    from dpnet.chapters import recommender_maxsense as chapter
+    from dpnet.chapters import resolve
+    from dpnet.reference import recommender as ref
+
+    P = resolve(
+        "recommender-maxsense",
+        {"trials": 10, "n_items": [20, 30], "ratings_per_user": [4, 6], "eps_values": [1.0, "inf"]},
+    )
+    e4 = chapter.maxsense_scarce(P)
+    assert e4.theta == 1.0 and e4.subset_runs == ref.MEANS_CASE["runs"] and isinstance(e4.subset_runs, int)
+    assert set(e4.settings) == {("N", 20), ("N", 30), ("w", 4), ("w", 6), ("eps", 1.0), ("eps", math.inf)}
+    assert e4.reference_case == e4.settings[("eps", 1.0)] and len(e4.unique) == 6
+    assert len(e4.curves) == 6 * chapter.E4_GRID[2] and set(e4.curves["trials"]) == {10}
+    assert e4.curves["success"].between(0, 1).all() and np.isfinite(e4.curves["error"]).all()
+    assert list(e4.u90) == e4.unique and all(math.isfinite(u) and u > 0 for u in e4.u90.values())
+    assert len(e4.table) == 6 and np.isfinite(e4.table.drop(columns=["sweep", "ε"]).to_numpy(float)).all()
+    assert e4.transition["U"].tolist() == [
+        ref.MAXSENSE_TRANSITION["low_users"],
+        ref.MAXSENSE_TRANSITION["high_users"],
+    ]
+    assert e4.transition["success"].between(0, 1).all()
+    assert set(e4.means) == {"closed", "fast", "subset"}
+    for means in e4.means.values():
+        assert len(means) == 2 and all(math.isfinite(m) for m in means) and means[0] > means[1]
+    assert math.isfinite(e4.gap_ratio) and set(e4.slopes) == {"N", "w", "eps_hat"}
+    assert math.isnan(e4.slopes["eps_hat"])  # one ε ≤ 2
+    checks = e4.checks["p002-e4"]
+    assert [c.name for c in checks] == (
+        "collapse slope-n slope-w slope-eps below above prediction means-fast means-subset means-gap".split()
+    )
+    assert all(c.passed in (True, False) for c in checks)
+    assert all(c.passed for c in checks if c.name.startswith("means"))  # N = 200 whatever the sizes
+    assert list(e4.tables()) == ["p002-e4"]

@@ -71,7 +71,7 @@ __all__ = [
 _PP_SECONDS = (3e-3, 2.5e-7, 3.5e-10)  # one Pairwise-Preference recovery: a + b N² + c N³ (eigh, k-means)
 _MS_SECONDS = (5e-4, 1e-6)  # one MaxSense recovery, aggregate simulator: a + b N
 _SUBSET_SECONDS = 1e-4  # one exact w-subset recovery, per item (E4c)
-_PER_USER_SECONDS = 8e-6  # one user of the per-user Multi-MaxSense simulator (E6)
+_BLOCK_ITEM_SECONDS = 8e-8  # one item of one user's chosen blocks, per-user Multi-MaxSense simulator (E6)
 _ONE_BIT_SECONDS = 3.1e-4  # one run of the four 1-bit schemes at every N of E7
 _FIXED_SECONDS = 30.0  # kernel, E0–E2, E9, the MovieLens fit, figures
 
@@ -93,14 +93,14 @@ def _footprint(v: Mapping[str, Any]) -> Footprint:
     decomposition and k-means of an ``N × N`` matrix) at the points of its adaptive curves (first points
     plus one per round) in E3, E5 and E10; MaxSense's (``a + b N`` each) on its 15-point grids in E4, E4b,
     E5, E6, E8 and E10; with ``exact_simulators``, E4c's exact recoveries and E6's per-user runs
-    (proportional to their users: the grid's multiples of the predicted U_90, summed); E7's 1-bit runs;
-    and 30 s for the kernel, the closed-form experiments and the figures. Memory: 300 MB of simulator
-    chunks and libraries, plus 48 bytes per entry of the largest ``N × N`` matrix (the matrix, its float
-    copy and LAPACK's workspace).
+    (proportional to the items of the users' chosen blocks, ``Q N/⌊w/θ⌋`` per user, over the grid's
+    multiples of the predicted U_90, summed); E7's 1-bit runs; and 30 s for the kernel, the closed-form
+    experiments and the figures. Memory: 300 MB of simulator chunks and libraries, plus 48 bytes per entry
+    of the largest ``N × N`` matrix (the matrix, its float copy and LAPACK's workspace).
 
     Calibrated on this 2-core machine (one core): a recovery of Pairwise-Preference took 6, 16 and 55 ms
-    at N = 100, 200 and 400, one of MaxSense 0.5 ms, one exact w-subset recovery at N = 50 5 ms and a
-    per-user Multi-MaxSense user 8 µs.
+    at N = 100, 200 and 400, one of MaxSense 0.5 ms, one exact w-subset recovery at N = 50 5 ms, and the
+    per-user Multi-MaxSense simulator 80 ns per item of a user's chosen blocks.
     """
     mode, pp_trials, trials = v["mode"], v["pp_trials"], v["trials"]
     ms_points, exact_points = E4_GRID[2], E4_EXACT_GRID[2]
@@ -131,11 +131,9 @@ def _footprint(v: Mapping[str, Any]) -> Footprint:
     e6 = len(Q_RULES) * len(E6_EPS[mode]) * ms_points * trials * _ms_seconds(N_REF)
     if v["exact_simulators"]:
         e4b += exact_points * trials * sum(_ms_seconds(n) + _SUBSET_SECONDS * n for n, _ in E4_EXACT_CASES)
-        model = rc.m_asym(N_REF, E6_W)
-        users = sum(rc.predicted_u(model, e, n_bits=q) for e, q in E6_PER_USER_CASES) * float(
-            np.geomspace(*E4_EXACT_GRID).sum()
-        )
-        e6 += E6_PER_USER_RUNS * users * _PER_USER_SECONDS
+        model, blocks = rc.m_asym(N_REF, E6_W), math.floor(E6_W / v["theta"])
+        items = sum(rc.predicted_u(model, e, n_bits=q) * q * N_REF / blocks for e, q in E6_PER_USER_CASES)
+        e6 += E6_PER_USER_RUNS * items * float(np.geomspace(*E4_EXACT_GRID).sum()) * _BLOCK_ITEM_SECONDS
     e8 = sum(ms_points * trials * _ms_seconds(n) for n in E8_N[mode])
     e10 = len(v["movielens_eps"]) * (
         ms_points * trials * _ms_seconds(v["movielens_items"])

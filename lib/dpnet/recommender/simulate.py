@@ -13,7 +13,9 @@ distribution, so their cost does not grow with the number of users ``U``:
 The per-user simulators (:func:`pairwise_matrix_per_user`, :func:`maxsense_scores_per_user`,
 :func:`multi_maxsense_scores_per_user`) follow every user, in chunks, for small cases and to test
 the aggregates against; ``ratings="subset"`` gives each user exactly ``w`` rated items (the model
-of §2.1) instead of the Bernoulli approximation.
+of §2.1) instead of the Bernoulli approximation. Multi-MaxSense as Fig. 3 describes it has no
+aggregate here: :func:`multi_maxsense_scores_per_user` draws each user's chosen blocks only, item by
+item, then deals every cluster's items to all the users at once.
 """
 
 from __future__ import annotations
@@ -368,29 +370,148 @@ def multi_maxsense_scores_per_user(
     model: BlockModel, labels: NDArray[np.int64], n_users: int, eps: float, rng: np.random.Generator,
     *, theta: float = 1.0, n_bits: int = 1,
 ) -> NDArray[np.int64]:  # fmt: skip
-    """Multi-MaxSense (Fig. 3) user by user: ``Q`` disjoint blocks of one random permutation, one type and one
-    ``w``-subset of rated items per user, each block's bit released at ``ε/Q``."""
+    """Multi-MaxSense item scores as Fig. 3 describes the scheme, exact in distribution.
+
+    Each user has one type ``k ~ α``, rates a uniform ``w``-subset of the items and likes each rated item
+    of cluster ``l`` with probability ``b_kl``. A uniformly random permutation cuts the ``N`` items into
+    ``m = ⌊w/θ⌋`` blocks (the block of rank ``r`` is ``⌊r m/N⌋``, so blocks hold ``⌊N/m⌋`` or ``⌈N/m⌉``
+    items); ``Q`` of the blocks are chosen uniformly, each chosen block's bit is
+    ``RR(1{the block holds a liked item}, ε/Q)``, and ``B_i`` counts the users for which item ``i`` lies in a
+    chosen block released as 1.
+
+    Parameters
+    ----------
+    model
+        The block model (``α``, ``β``, ``b``, ``N``, ``w``).
+    labels
+        Cluster of every item, shape ``(N,)``.
+    n_users
+        Users ``U``.
+    eps
+        Each user's budget ``ε``; each bit is released at ``ε/Q``.
+    rng
+        Source of every draw; the same state gives the same scores.
+    theta
+        Sensing constant ``θ``: ``m = ⌊w/θ⌋`` blocks.
+    n_bits
+        Chosen blocks (bits) per user, ``Q`` in ``[1, m]``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Scores ``B_i``, shape ``(N,)``.
+
+    Notes
+    -----
+    The joint law of everything is unchanged by permuting items within a cluster, so one user's released
+    items ``R_u`` (the union of the chosen blocks released as 1) are, given their counts ``r_l = |R_u ∩
+    C_l|``, uniform ``r_l``-subsets of the clusters, independent across clusters and users. The simulator
+    therefore draws, user by user, only the chosen blocks' contents, then deals each cluster's items to
+    the users as :func:`maxsense_scores_subset` does (:func:`_deal_subsets`).
+
+    What it draws, for every user: its type and how many of its chosen blocks are large (hypergeometric);
+    then the chosen blocks' items one at a time, large blocks first, each without replacement from the
+    items not drawn yet: its cluster with probability ``(items of the cluster left)/(items left)`` and,
+    with one more uniform, whether it is rated (``(ratings left)/(items left)``: the rated subset is
+    uniform and independent of the clusters) and then liked (``b_kl``); then each block's bit. Two
+    uniforms per item of a chosen block, at most ``Q⌈N/m⌉`` items, and one per bit: ``O(U Q N/m)``, against
+    ``O(U N)`` for following every item of every user. Dealing costs ``O(N Q N/m)``, whatever ``U``.
+    """
     n_users, labels = _check_users(n_users), _check_labels(model, labels)
     n_bits = _check_bits(model, _check_theta(model, theta), n_bits)
-    n, w, b = model.n_items, model.w, model.like()
-    blocks = math.floor(w / theta)
-    scores = np.zeros(n, dtype=np.int64)
-    # each row shuffled on its own: the blocks of a random permutation, and a uniform w-subset rated
-    block_of_rank = np.arange(n) * blocks // n
-    rated_of_rank = np.arange(n) < w
-    for size in _chunks(n_users, 4 * n):
-        block = rng.permuted(np.broadcast_to(block_of_rank, (size, n)), axis=1)
-        chosen = rng.random((size, blocks)).argsort(axis=1)[:, :n_bits]
-        k = rng.choice(model.K, p=model.alpha, size=size)
-        rated = rng.permuted(np.broadcast_to(rated_of_rank, (size, n)), axis=1)
-        liked = rated & (rng.random((size, n)) < b[k][:, labels])
-        rows = np.arange(size)[:, None]
-        holds_liked = np.zeros((size, blocks + 1), dtype=bool)  # column `blocks`: items not liked
-        holds_liked[rows, np.where(liked, block, blocks)] = True
-        released = np.zeros((size, blocks), dtype=bool)
-        for q in range(n_bits):
-            released[rows[:, 0], chosen[:, q]] = rr_bits(
-                holds_liked[rows[:, 0], chosen[:, q]], eps / n_bits, rng
-            )
-        scores += released[rows, block].sum(axis=0)
+    blocks = math.floor(model.w / theta)
+    small, large = divmod(model.n_items, blocks)  # `large` blocks of small + 1 items, the others of `small`
+    most = n_bits * small + min(n_bits, large)  # the most items one user can release
+    # how many of a user's Q chosen blocks hold small + 1 items: hypergeometric
+    big = [math.comb(large, g) * math.comb(blocks - large, n_bits - g) for g in range(n_bits + 1)]
+    big_p = np.array(big, dtype=float) / math.comb(blocks, n_bits)
+    held = np.zeros((model.L, most + 1), dtype=np.int64)  # users releasing r items of cluster l
+    for size in _chunks(n_users, 32 * model.L):
+        like = model.like()[rng.choice(model.K, p=model.alpha, size=size)].T  # (L, U): each user's type
+        n_big = rng.choice(n_bits + 1, p=big_p, size=size)
+        released = _multi_released(model, like, n_big, small, n_bits, eps / n_bits, rng)
+        for cluster, counts in enumerate(released):
+            held[cluster] += np.bincount(counts, minlength=most + 1)
+    scores = np.zeros(model.n_items, dtype=np.int64)
+    for cluster in range(model.L):
+        items = np.flatnonzero(labels == cluster)
+        scores[items] = _deal_subsets(held[cluster], items.size, rng)
     return scores
+
+
+def _multi_released(
+    model: BlockModel, like: NDArray[np.float64], n_big: NDArray[np.int64], small: int, n_bits: int,
+    eps: float, rng: np.random.Generator,
+) -> NDArray[np.int64]:  # fmt: skip
+    """Per user ``u`` (like probabilities ``like[:, u]`` per cluster, ``n_big[u]`` chosen blocks of
+    ``small + 1`` items, the others of ``small``), the items of each cluster in its chosen blocks released as
+    1 at ``eps``, shape ``(L, U)``. Each block's items are drawn one at a time by :func:`_draw_item`, large
+    blocks first."""
+    size, f = n_big.size, flip_prob(eps)
+    left = np.repeat(model.sizes.astype(float)[:, None], size, axis=1)  # items of each cluster not drawn
+    items_left = np.full(size, float(model.n_items))
+    rated_left = np.full(size, float(model.w))  # ratings among the items not drawn
+    released = np.zeros(left.shape, dtype=np.int64)
+    for block in range(n_bits):
+        start = left.copy()
+        liked = np.zeros(size, dtype=bool)
+        for slot in range(small + 1):
+            active = None if slot < small else n_big > block  # the last slot: large blocks only
+            if active is not None and not active.any():
+                break
+            liked |= _draw_item(left, items_left, rated_left, like, active, rng)
+        bit = rng.random(size) < np.where(liked, 1.0 - f, f)
+        released += ((start - left) * bit).astype(np.int64)
+    return released
+
+
+def _draw_item(
+    left: NDArray[np.float64], items_left: NDArray[np.float64], rated_left: NDArray[np.float64],
+    like: NDArray[np.float64], active: NDArray[np.bool_] | None, rng: np.random.Generator,
+) -> NDArray[np.bool_]:  # fmt: skip
+    """Draw one more item for every user (every ``active`` one), without replacement, and whether it is
+    rated and liked; ``left`` (items of each cluster, shape ``(L, U)``), ``items_left`` and ``rated_left``
+    (ratings among them) are updated in place.
+
+    Its cluster is ``l`` with probability ``left[l]/items_left``; with a second uniform, it is rated with
+    probability ``rated_left/items_left`` (the rated subset is uniform and independent of the clusters) and
+    then liked with probability ``like[l]`` (``like``: shape ``(L, U)``, each user's).
+    """
+    size = items_left.size
+    u = rng.random(size)
+    u *= items_left
+    cluster = np.zeros(size, dtype=np.intp)
+    edge = np.zeros(size)
+    for upper in left[:-1]:
+        edge += upper
+        cluster += u >= edge
+    v = rng.random(size)
+    v *= items_left
+    liked = v < rated_left * np.take_along_axis(like, cluster[None], axis=0)[0]
+    rated = v < rated_left
+    taken: NDArray[np.bool_] | int = 1
+    if active is not None:
+        liked &= active
+        rated &= active
+        taken = active
+    rated_left -= rated
+    for c, row in enumerate(left):
+        row -= (cluster == c) & taken
+    items_left -= taken
+    return liked
+
+
+def _deal_subsets(held: NDArray[np.int64], n_items: int, rng: np.random.Generator) -> NDArray[np.int64]:
+    """Deal a cluster's ``n_items`` items to users each holding a uniform subset of them (``held[r]`` users
+    hold ``r`` items): per item, how many users hold it. With ``R`` items left, a user holding ``r`` more
+    has the next one with probability ``r/R``; users holding as many move together by binomial draws."""
+    count = held.copy()
+    more = np.arange(count.size)
+    hits = np.zeros(n_items, dtype=np.int64)
+    for item in range(n_items):
+        some = np.flatnonzero(count)
+        take = rng.binomial(count[some], np.minimum(more[some] / (n_items - item), 1.0))
+        hits[item] = take.sum()
+        count[some] -= take
+        count[some[some > 0] - 1] += take[some > 0]
+    return hits
