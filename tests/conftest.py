@@ -57,6 +57,7 @@ def samstein() -> pd.DataFrame:
 QUICK_BOOK_GROUP = "quick-book"
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tests of the quick book first, in one xdist group (``--dist loadgroup``): its build starts at
     once, on one worker, and is made once."""

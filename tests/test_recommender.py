@@ -14,6 +14,7 @@ import collections
 import functools
 import itertools
 import math
+from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
@@ -614,23 +615,30 @@ def test_maxsense_subset_simulator_matches_exact_subset_model(simulator: str) ->
         assert abs(bern[lab] - exact[lab]) >= 10 * se
 
 
-def subset_score_law(model: BlockModel, labels: np.ndarray, eps: float, theta: float) -> dict[tuple, float]:
-    """The exact law of one user's score vector ``(H_i S)_i`` in the w-subset model, by enumeration of
-    the type, the rated subset, its likes, every sensing bit and the flip."""
-    n, p, f, b = model.n_items, theta / model.w, flip(eps), model.like()
-    law: dict[tuple, float] = collections.defaultdict(float)
+def rated_and_liked(model: BlockModel, labels: np.ndarray) -> Iterator[tuple[float, tuple, tuple]]:
+    """One user's type, rated subset and likes in the w-subset model, each with its probability:
+    ``(probability, rated items, liked flags)``."""
+    b = model.like()
     for k, weight in enumerate(model.alpha):
-        for rated in itertools.combinations(range(n), model.w):
+        for rated in itertools.combinations(range(model.n_items), model.w):
             for liked in itertools.product((0, 1), repeat=model.w):
                 p_like = math.prod(
                     b[k, labels[i]] if x else 1 - b[k, labels[i]] for i, x in zip(rated, liked, strict=True)
                 )
-                for sensed in itertools.product((0, 1), repeat=n):
-                    p_sense = math.prod(p if x else 1 - p for x in sensed)
-                    s0 = any(sensed[i] and x for i, x in zip(rated, liked, strict=True))
-                    for s, p_s in ((s0, 1 - f), (not s0, f)):
-                        key = tuple(x * int(s) for x in sensed)
-                        law[key] += weight / math.comb(n, model.w) * p_like * p_sense * p_s
+                yield weight / math.comb(model.n_items, model.w) * p_like, rated, liked
+
+
+def subset_score_law(model: BlockModel, labels: np.ndarray, eps: float, theta: float) -> dict[tuple, float]:
+    """The exact law of one user's score vector ``(H_i S)_i`` in the w-subset model, by enumeration of
+    the type, the rated subset, its likes, every sensing bit and the flip."""
+    n, p, f = model.n_items, theta / model.w, flip(eps)
+    law: dict[tuple, float] = collections.defaultdict(float)
+    for p_user, rated, liked in rated_and_liked(model, labels):
+        for sensed in itertools.product((0, 1), repeat=n):
+            p_sense = math.prod(p if x else 1 - p for x in sensed)
+            s0 = any(sensed[i] and x for i, x in zip(rated, liked, strict=True))
+            for s, p_s in ((s0, 1 - f), (not s0, f)):
+                law[tuple(x * int(s) for x in sensed)] += p_user * p_sense * p_s
     return law
 
 
@@ -827,27 +835,20 @@ def multi_score_law(
     """The exact law of one user's Multi-MaxSense score vector (Fig. 3), by enumeration of the type, the
     rated subset, its likes, every distinct cut of a permutation into blocks (``block = ⌊rank·m/N⌋``),
     the chosen blocks and their released bits."""
-    n, m, f, b = model.n_items, math.floor(model.w / theta), flip(eps / q), model.like()
+    n, m, f = model.n_items, math.floor(model.w / theta), flip(eps / q)
     cuts = sorted(set(itertools.permutations(np.arange(n) * m // n)))  # block of each item, equally likely
     chosen_sets = list(itertools.combinations(range(m), q))
     law: dict[tuple, float] = collections.defaultdict(float)
-    for k, weight in enumerate(model.alpha):
-        for rated in itertools.combinations(range(n), model.w):
-            for liked in itertools.product((0, 1), repeat=model.w):
-                p_like = math.prod(
-                    b[k, labels[i]] if x else 1 - b[k, labels[i]] for i, x in zip(rated, liked, strict=True)
-                )
-                p_base = weight / math.comb(n, model.w) * p_like / len(cuts) / len(chosen_sets)
-                hot = [i for i, x in zip(rated, liked, strict=True) if x]
-                for cut in cuts:
-                    for chosen in chosen_sets:
-                        truth = [any(cut[i] == c for i in hot) for c in chosen]
-                        for bits in itertools.product((0, 1), repeat=q):
-                            p_bits = math.prod(
-                                1 - f if x == t else f for x, t in zip(bits, truth, strict=True)
-                            )
-                            up = {c for c, x in zip(chosen, bits, strict=True) if x}
-                            law[tuple(int(cut[i] in up) for i in range(n))] += p_base * p_bits
+    for p_user, rated, liked in rated_and_liked(model, labels):
+        p_base = p_user / len(cuts) / len(chosen_sets)
+        hot = [i for i, x in zip(rated, liked, strict=True) if x]
+        for cut in cuts:
+            for chosen in chosen_sets:
+                truth = [any(cut[i] == c for i in hot) for c in chosen]
+                for bits in itertools.product((0, 1), repeat=q):
+                    p_bits = math.prod(1 - f if x == t else f for x, t in zip(bits, truth, strict=True))
+                    up = {c for c, x in zip(chosen, bits, strict=True) if x}
+                    law[tuple(int(cut[i] in up) for i in range(n))] += p_base * p_bits
     return law
 
 
