@@ -60,11 +60,18 @@ QUICK_BOOK_GROUP = "quick-book"
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tests of the quick book first, in one xdist group (``--dist loadgroup``): its build starts at
-    once, on one worker, and is made once."""
-    uses_book = [item for item in items if "quick_book" in getattr(item, "fixturenames", ())]
-    for item in uses_book:
-        item.add_marker(pytest.mark.xdist_group(QUICK_BOOK_GROUP))
-    items[:] = uses_book + [item for item in items if item not in uses_book]
+    once, on one worker, and is made once. A test using the ``quick_book`` fixture joins the group; one
+    that asks for it at run time (the browser test) is marked with the group itself."""
+    for item in items:
+        if "quick_book" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group(QUICK_BOOK_GROUP))
+    uses_book = [item for item in items if _group(item) == QUICK_BOOK_GROUP]
+    items[:] = uses_book + [item for item in items if _group(item) != QUICK_BOOK_GROUP]
+
+
+def _group(item: pytest.Item) -> str | None:
+    marker = item.get_closest_marker("xdist_group")
+    return str(marker.args[0]) if marker is not None and marker.args else None
 
 
 @dataclass(frozen=True)
