@@ -6,8 +6,8 @@
 - ``MPLBACKEND=Agg``: Matplotlib never opens a window.
 
 The whole book, built once in quick mode, is shared by the tests that need it (``quick_book``). Under
-pytest-xdist (``make test`` runs two workers) those tests form one group, collected first: one worker
-builds the book while the other runs the unit tests.
+pytest-xdist (``make test`` runs two workers) those tests are one unit of work: one worker builds the
+book while the other runs the unit tests.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -54,24 +55,27 @@ def samstein() -> pd.DataFrame:
 
 # The book built in quick mode: by the build test (tests/test_book.py), read by the browser test.
 
-QUICK_BOOK_GROUP = "quick-book"
+#: The tests that use the quick book: its build, then the browser's visit of it.
+QUICK_BOOK_TESTS = ("tests/test_book.py::test_quick_build_of_the_whole_book", "tests/test_browser.py::")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tests of the quick book first, in one xdist group (``--dist loadgroup``): its build starts at
-    once, on one worker, and is made once. A test using the ``quick_book`` fixture joins the group; one
-    that asks for it at run time (the browser test) is marked with the group itself."""
-    for item in items:
-        if "quick_book" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group(QUICK_BOOK_GROUP))
-    uses_book = [item for item in items if _group(item) == QUICK_BOOK_GROUP]
-    items[:] = uses_book + [item for item in items if _group(item) != QUICK_BOOK_GROUP]
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under pytest-xdist's ``--dist loadgroup`` (``make test``), the quick book's tests are one unit of
+    work: one worker builds the book, once, while the other runs the unit tests.
 
+    The unit is made here rather than with ``xdist_group`` marks, which pytest-xdist 3.8 applies by
+    rewriting node ids, which pytest 9 no longer reads. The largest unit is handed out first.
+    """
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
 
-def _group(item: pytest.Item) -> str | None:
-    marker = item.get_closest_marker("xdist_group")
-    return str(marker.args[0]) if marker is not None and marker.args else None
+    class QuickBookOnOneWorker(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "quick-book" if nodeid.startswith(QUICK_BOOK_TESTS) else super()._split_scope(nodeid)
+
+    return QuickBookOnOneWorker(config, log)
 
 
 @dataclass(frozen=True)

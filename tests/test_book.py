@@ -185,6 +185,17 @@ def test_quick_build_of_the_whole_book(quick_book: QuickBook, monkeypatch: pytes
     assert {p: p.stat().st_mtime_ns for p in (root / "results").glob("*/fingerprint.json")} == stamps
 
 
+def test_the_quick_book_tests_named_for_the_workers_exist() -> None:
+    """conftest.QUICK_BOOK_TESTS keeps the quick book's tests on one pytest-xdist worker: a renamed test
+    would silently build the book twice."""
+    from conftest import QUICK_BOOK_TESTS
+
+    for nodeid in QUICK_BOOK_TESTS:
+        path, _, name = nodeid.partition("::")
+        assert (ROOT / path).is_file(), nodeid
+        assert not name or f"def {name}(" in (ROOT / path).read_text(), nodeid
+
+
 def test_list_names_every_chapter() -> None:
     proc = run("list")
     assert proc.returncode == 0, proc.stderr

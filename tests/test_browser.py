@@ -41,7 +41,6 @@ from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-from conftest import QUICK_BOOK_GROUP
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "_build" / "screenshots"
@@ -52,8 +51,7 @@ SEARCH_WORD = "Laplace"
 WINDOW = (1280, 900)
 LOAD_TIMEOUT = 60.0  # seconds for a page, its images and its formulas (2 shared cores)
 
-# the book is the session's quick build (unless DPNET_BOOK_HTML names one): same xdist group as its build
-pytestmark = [pytest.mark.book, pytest.mark.xdist_group(QUICK_BOOK_GROUP)]
+pytestmark = pytest.mark.book
 
 
 def chromium_binary() -> str | None:

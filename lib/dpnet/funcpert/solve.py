@@ -45,7 +45,7 @@ def grid_table(
     -----
     The table depends on the basis, the box and the grid only, not on the coefficients minimised, so
     it is computed once per ``(basis, lower, upper, grid)`` and kept in a bounded least-recently-used
-    cache of :data:`GRID_TABLES` entries. Both arrays are read-only.
+    cache of ``GRID_TABLES`` entries. Both arrays are read-only.
     """
     box = tuple(float(a) for a in np.ravel(lower)), tuple(float(b) for b in np.ravel(upper))
     return _grid_table(basis, *box, int(grid) or (2001 if basis.dim == 1 else 61))

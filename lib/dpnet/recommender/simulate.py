@@ -407,7 +407,7 @@ def multi_maxsense_scores_per_user(
     items ``R_u`` (the union of the chosen blocks released as 1) are, given their counts ``r_l = |R_u ∩
     C_l|``, uniform ``r_l``-subsets of the clusters, independent across clusters and users. The simulator
     therefore draws, user by user, only the chosen blocks' contents, then deals each cluster's items to
-    the users as :func:`maxsense_scores_subset` does (:func:`_deal_subsets`).
+    the users as :func:`maxsense_scores_subset` does (``_deal_subsets``).
 
     What it draws, for every user: its type and how many of its chosen blocks are large (hypergeometric);
     then the chosen blocks' items one at a time, large blocks first, each without replacement from the
@@ -445,7 +445,7 @@ def _multi_released(
 ) -> NDArray[np.int64]:  # fmt: skip
     """Per user ``u`` (like probabilities ``like[:, u]`` per cluster, ``n_big[u]`` chosen blocks of
     ``small + 1`` items, the others of ``small``), the items of each cluster in its chosen blocks released as
-    1 at ``eps``, shape ``(L, U)``. Each block's items are drawn one at a time by :func:`_draw_item`, large
+    1 at ``eps``, shape ``(L, U)``. Each block's items are drawn one at a time by ``_draw_item``, large
     blocks first."""
     size, f = n_big.size, flip_prob(eps)
     left = np.repeat(model.sizes.astype(float)[:, None], size, axis=1)  # items of each cluster not drawn
