@@ -103,6 +103,8 @@ def test_the_parameters_table_writes_numbers_for_people() -> None:
         "50,000", "10⁻⁵", "0.25", "2", "True", "ring", "none",
     ]  # fmt: skip
     assert _show([1000, 1500]) == "[1,000, 1,500]"
+    assert _show(20230801, "seed") == _show(20230801, "data_seed") == "20230801"  # a name, not a count
+    assert table.loc["seed", "default"] == "20160706"
     assert _show([0.01 * k for k in range(1, 11)]) == "10 values from 0.01 to 0.1"
 
 

@@ -271,14 +271,16 @@ class Param:
         """The paper's value (UNSET when the paper does not fix it)."""
         return self.default_for("full") if self.paper is AS_DEFAULT else self.paper
 
-    def describe_default(self) -> str:
-        """The default, as the parameters table shows it."""
+    def describe_default(self, name: str = "") -> str:
+        """The default of parameter ``name``, as the parameters table shows it."""
         if self.derive is not None:
             return self.derive_help or "derived"
         quick, full = self.default_for("quick"), self.default_for("full")
         if quick is UNSET:
             return "none: must be set"
-        return _show(quick) if _same(quick, full) else f"quick {_show(quick)}, full {_show(full)}"
+        if _same(quick, full):
+            return _show(quick, name)
+        return f"quick {_show(quick, name)}, full {_show(full, name)}"
 
 
 @dataclass(frozen=True)
@@ -391,9 +393,9 @@ class Parameters(Mapping[str, Any]):
             paper = param.paper_value()
             rows.append({
                 "parameter": name,
-                "value": _show(self._values[name]),
-                "default": param.describe_default(),
-                "paper": "—" if paper is UNSET else _show(param.check(name, paper)),
+                "value": _show(self._values[name], name),
+                "default": param.describe_default(name),
+                "paper": "—" if paper is UNSET else _show(param.check(name, paper), name),
                 "meaning": param.help,
             })  # fmt: skip
         return pd.DataFrame(rows).set_index("parameter")
@@ -406,13 +408,16 @@ def _same(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
 
 
-def _show(value: Any) -> str:
-    """A parameter value as the parameters table writes it: numbers as short as they are exact, with
-    thousands separators (``50,000``, ``0.25``, ``10⁻⁵``); a long list of numbers by its ends."""
+def _show(value: Any, name: str = "") -> str:
+    """A value of parameter ``name`` as the parameters table writes it: numbers as short as they are exact,
+    with thousands separators (``50,000``, ``0.25``, ``10⁻⁵``); a long list of numbers by its ends. Seeds
+    (``seed``, ``*_seed``) are names, not quantities: written as they are (``20230801``)."""
     from dpnet.formatting import label  # imports pandas, which only a table or a message needs
 
     if value is None:
         return "none"
+    if _is_int(value) and (name == "seed" or name.endswith("_seed")):
+        return str(value)
     if isinstance(value, list):
         if len(value) > 8 and all(isinstance(v, (int, float)) for v in value):
             return f"{len(value)} values from {label(value[0])} to {label(value[-1])}"
