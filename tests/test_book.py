@@ -185,6 +185,44 @@ def test_quick_build_of_the_whole_book(quick_book: QuickBook, monkeypatch: pytes
     assert {p: p.stat().st_mtime_ns for p in (root / "results").glob("*/fingerprint.json")} == stamps
 
 
+def _pages_only(tmp_path: Path, intro: str, pages: int = 0) -> Path:
+    """A book of ``book/intro.md`` and ``pages`` more pages, with the repository's configuration."""
+    (tmp_path / "book").mkdir(parents=True)
+    shutil.copy2(ROOT / "_config.yml", tmp_path / "_config.yml")
+    shutil.copy2(ROOT / "book" / "references.bib", tmp_path / "book" / "references.bib")
+    toc = (
+        ["format: jb-book", "root: book/intro", "chapters:"]
+        if pages
+        else ["format: jb-book", "root: book/intro"]
+    )
+    for k in range(pages):
+        (tmp_path / "book" / f"page{k}.md").write_text(f"# Page {k}\n\nSome text.\n")
+        toc.append(f"  - file: book/page{k}")
+    (tmp_path / "_toc.yml").write_text("\n".join(toc) + "\n")
+    (tmp_path / "book" / "intro.md").write_text(intro)
+    return tmp_path
+
+
+def test_the_html_is_built_by_parallel_sphinx_and_a_warning_fails_it(tmp_path: Path) -> None:
+    """Sphinx reads the pages in several processes (it does so from six pages on) without a warning,
+    which would fail the build (every extension allows it: dpnet.sphinxext, _config.yml's latex), and
+    a warning, here a reference to no label, fails the build with its log, leaving no HTML behind."""
+    good = _pages_only(tmp_path / "good", "# A page\n\nSome text.\n", pages=6)
+    html = book._render_html(good, jobs=2)
+    assert all(
+        (html / "book" / f"{page}.html").is_file() for page in ["intro", *(f"page{k}" for k in range(6))]
+    )
+    assert not (good / "_build" / "staging").exists()
+
+    bad = _pages_only(tmp_path / "bad", "# A page\n\nSee {ref}`no-such-label`.\n")
+    with pytest.raises(
+        ChapterError, match=r"jupyter-book build failed \(full log: _build/jupyter-book.log\)"
+    ):
+        book._render_html(bad, jobs=2)
+    assert "no-such-label" in (bad / "_build" / "jupyter-book.log").read_text()
+    assert not (bad / "_build" / "html").exists() and not (bad / "_build" / "staging").exists()
+
+
 def test_the_quick_book_tests_named_for_the_workers_exist() -> None:
     """conftest.QUICK_BOOK_TESTS keeps the quick book's tests on one pytest-xdist worker: a renamed test
     would silently build the book twice."""

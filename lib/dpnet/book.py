@@ -70,6 +70,8 @@ __all__ = [
 
 REPORT_ID = "reproducibility"
 HEARTBEAT_SECONDS = 30.0
+#: Sphinx processes of the HTML build: more than cores, so that the autodoc pages spread (_sphinx_build)
+HTML_JOBS = 8
 PROGRESS_SECONDS = 10.0
 #: How the summary names what :func:`run_chapter` returned.
 OUTCOMES: dict[str, str] = {"ran": "ran", "up to date": "cached"}
@@ -685,8 +687,11 @@ def _run_chapters(
         run_all([REPORT_ID], mode=mode, jobs=1, force=force, root=root, runs=runs)
 
 
-def _render_html(root: Path) -> Path:
-    """Build the HTML of the chapters' executed notebooks with Jupyter Book into ``_build/html``."""
+def _render_html(root: Path, jobs: int = HTML_JOBS) -> Path:
+    """Build the HTML of the chapters' executed notebooks with Jupyter Book into ``_build/html``.
+
+    Sphinx reads and writes the pages in ``jobs`` processes (:func:`_sphinx_build`).
+    """
     import subprocess
 
     src = stage_book(root)
@@ -694,12 +699,12 @@ def _render_html(root: Path) -> Path:
     shutil.rmtree(out, ignore_errors=True)
     _log("[book] building HTML (jupyter-book, warnings are errors)")
     command = [
-        sys.executable, "-c", "from jupyter_book.cli.main import main; main()",
-        "build", str(src), "--path-output", str(out), "--all",
-        "--warningiserror", "--keep-going", "--builder", "html",
+        sys.executable, "-c", "from dpnet.book import _sphinx_build; _sphinx_build()",
+        str(src), str(out / "_build" / "html"), str(jobs),
     ]  # fmt: skip
     proc = subprocess.run(command, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
+        shutil.rmtree(out, ignore_errors=True)
         log = root / "_build" / "jupyter-book.log"
         log.write_text(proc.stdout + proc.stderr)
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-25:])
@@ -708,6 +713,26 @@ def _render_html(root: Path) -> Path:
     workspace.swap_into_place(out / "_build" / "html", html)
     shutil.rmtree(out, ignore_errors=True)
     return html
+
+
+def _sphinx_build() -> None:
+    """``jupyter-book build <src> --all -W --keep-going`` into ``<out>``, with Sphinx's ``jobs`` processes.
+
+    Run in a subprocess (``sys.argv``: src, out, jobs). The command line of Jupyter Book 1 has no option
+    for Sphinx's processes; its :func:`jupyter_book.sphinx.build_sphinx` does. Sphinx hands each
+    process a run of consecutive pages, so a few pages heavy with autodoc (``book/api/``) are spread
+    over several runs only when there are more processes than cores.
+    """
+    from jupyter_book.sphinx import build_sphinx
+
+    src, out, jobs = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+    result = build_sphinx(
+        src, out, noconfig=True, path_config=src / "_config.yml", builder="html", freshenv=True,
+        confoverrides={"external_toc_path": (src / "_toc.yml").as_posix(), "latex_individualpages": False},
+        warningiserror=True, keep_going=True, jobs=jobs,
+    )  # fmt: skip
+    if result:
+        raise SystemExit(f"error: the HTML build failed ({result}); the messages above say why")
 
 
 def _parse_overrides(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:

@@ -123,11 +123,27 @@ def _list_scripts_once(
         context["script_files"] = scripts
 
 
+def _read_multitoc_in_parallel(app: Any) -> None:
+    """Let Sphinx read the book's pages in parallel although ``sphinx_multitoc_numbering`` is loaded.
+
+    sphinx-external-toc loads that extension unconditionally, and it does not declare whether it is
+    safe for parallel reading, so Sphinx would read every page in one process (and warn, which the
+    build's ``-W`` turns into an error). It is safe: its ``setup`` only replaces a method of Sphinx's
+    toctree collector, which forked readers inherit, and it keeps nothing in the environment. The
+    declaration is made only where the extension makes none.
+    """
+    extension = app.extensions.get("sphinx_multitoc_numbering")
+    if extension is not None and extension.parallel_read_safe is None:
+        extension.parallel_read_safe = True
+
+
 def setup(app: Any) -> dict[str, Any]:
-    """Register the role, serve MathJax from the book's ``_static`` folder, list each script once."""
+    """Register the role, serve MathJax from the book's ``_static`` folder, list each script once, and
+    let the pages be read in parallel."""
     app.add_role("badge", BadgeRole())
     app.setup_extension("sphinx.ext.mathjax")
     app.connect("config-inited", _use_local_mathjax)
     app.connect("builder-inited", _copy_mathjax)
+    app.connect("builder-inited", _read_multitoc_in_parallel)
     app.connect("html-page-context", _list_scripts_once, priority=900)  # after the handlers adding scripts
     return {"parallel_read_safe": True, "parallel_write_safe": True}
