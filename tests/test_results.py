@@ -106,6 +106,48 @@ def test_figures_and_tables(results: Results, tmp_path: Path) -> None:
         results.table(pd.DataFrame(), "../escape")
 
 
+def test_a_figure_is_drawn_four_times_and_shown_from_its_png(
+    results: Results, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The legibility check and the PNG draw the figure once each (besides savefig's layout pass), the
+    SVG twice; the PNG is the one ``bbox_inches="tight"`` gives, and the chapter shows it at
+    ``figure.dpi``'s size."""
+    import io
+
+    import IPython
+    import IPython.display
+    from matplotlib.figure import Figure
+
+    draws: list[str] = []
+    draw = Figure.draw
+    monkeypatch.setattr(
+        Figure, "draw", lambda self, renderer: draws.append(type(renderer).__name__) or draw(self, renderer)
+    )
+
+    fig, ax = plt.subplots(figsize=(4, 2.5), dpi=110, layout="constrained")  # as the book's style makes them
+    ax.plot([0, 1], label="a line")
+    ax.set_title("a title far wider than the axes it sits over, so that the tight box is not the figure")
+    ax.legend()
+    tight = io.BytesIO()
+    fig.savefig(tight, dpi=150, bbox_inches="tight", metadata={"Software": None})
+    draws.clear()
+    shown: list = []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: object())  # as in a kernel
+    monkeypatch.setattr(IPython.display, "display", shown.append)
+    results.figure(fig, "line")
+    # savefig first lays a figure with a layout engine out, in a pass that draws nothing
+    assert draws == ["_TextRecorder", "RendererAgg", "RendererAgg", "MixedModeRenderer", "MixedModeRenderer"]
+    png = tmp_path / "figures" / "line.png"
+    assert png.read_bytes() == tight.getvalue()
+    (image,) = shown
+    assert image.data == png.read_bytes() and image.width == round(image.width)
+    assert abs(image.width - 110 * 150**-1 * _png_width(png)) <= 1
+
+
+def _png_width(png: Path) -> int:
+    return int.from_bytes(png.read_bytes()[16:20], "big")  # the IHDR chunk's width
+
+
 def test_report_status_from_checks_and_deviations(results: Results, tmp_path: Path) -> None:
     from dpnet import report
 

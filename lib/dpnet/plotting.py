@@ -24,6 +24,7 @@ from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator
+from matplotlib.transforms import Bbox
 from numpy.typing import ArrayLike
 
 from dpnet.formatting import formatted, number
@@ -278,6 +279,26 @@ def _roles(fig: Any) -> dict[int, str]:
     return roles
 
 
+def _measured(fig: Figure, rendered_width: float, dpi: float | None = None) -> tuple[Bbox, list[TextSize]]:
+    """Draw ``fig`` once at ``dpi`` (its own by default): its saved extent at that resolution (inches)
+    and every text it draws, at the size shown."""
+    own = fig.dpi
+    fig.set_dpi(own if dpi is None else dpi)  # as savefig(dpi=…) does while it draws
+    try:
+        renderer = _TextRecorder(fig.bbox.width, fig.bbox.height, fig.dpi)
+        fig.draw(renderer)  # runs the figure's layout engine, as savefig does
+        extent = fig.get_tightbbox(renderer).padded(mpl.rcParams["savefig.pad_inches"])
+    finally:
+        fig.set_dpi(own)
+    scale = min(1.0, rendered_width / extent.width)
+    roles = _roles(fig)
+    texts = [
+        TextSize(text, roles.get(id(artist), "text"), size, size * scale)
+        for text, size, artist in renderer.drawn
+    ]
+    return extent, texts
+
+
 def legibility(fig: Figure, rendered_width: float = RENDERED_WIDTH) -> tuple[float, list[TextSize]]:
     """Every text ``fig`` draws, at the size a reader sees it, and the figure's saved width.
 
@@ -288,25 +309,25 @@ def legibility(fig: Figure, rendered_width: float = RENDERED_WIDTH) -> tuple[flo
 
     Returns ``(saved width in inches, texts)``.
     """
-    renderer = _TextRecorder(fig.bbox.width, fig.bbox.height, fig.dpi)
-    fig.draw(renderer)  # runs the figure's layout engine, as savefig does
-    saved = fig.get_tightbbox(renderer).width + 2 * mpl.rcParams["savefig.pad_inches"]
-    scale = min(1.0, rendered_width / saved)
-    roles = _roles(fig)
-    texts = [
-        TextSize(text, roles.get(id(artist), "text"), size, size * scale)
-        for text, size, artist in renderer.drawn
-    ]
-    return saved, texts
+    extent, texts = _measured(fig, rendered_width)
+    return extent.width, texts
 
 
-def check_legible(fig: Figure, name: str, *, minimum: float = MIN_FONT_SIZE) -> None:
+def check_legible(
+    fig: Figure, name: str, *, minimum: float = MIN_FONT_SIZE, dpi: float | None = None
+) -> Bbox:
     """Raise :class:`LegibilityError` naming the figure and its texts smaller than ``minimum`` points
-    at the book's width (:func:`legibility`)."""
-    saved, texts = legibility(fig)
+    at the book's width (:func:`legibility`).
+
+    Returns the figure's extent in inches as ``savefig(dpi=dpi, bbox_inches="tight")`` crops it (text
+    extents depend a little on the resolution, through font hinting), so that the figure can be saved
+    at ``dpi`` with ``bbox_inches=extent`` without being drawn once more to find it. ``dpi`` is the
+    figure's own by default.
+    """
+    saved, texts = _measured(fig, RENDERED_WIDTH, dpi)
     small = [t for t in texts if t.rendered < minimum - 1e-6]
     if not small:
-        return
+        return saved
     groups: dict[tuple[str, float, float], list[str]] = {}  # (role, size, shown size) → the texts
     for t in small:
         texts_of = groups.setdefault((t.role, t.size, t.rendered), [])
@@ -321,8 +342,8 @@ def check_legible(fig: Figure, name: str, *, minimum: float = MIN_FONT_SIZE) -> 
     listed = "; ".join(said(*key, words) for key, words in ordered[:6])
     more = f" (and {len(ordered) - 6} more kinds of text)" if len(ordered) > 6 else ""
     shrink = (
-        f"the figure is {saved:.2f} in wide and is shown {RENDERED_WIDTH:.2f} in wide"
-        if saved > RENDERED_WIDTH
+        f"the figure is {saved.width:.2f} in wide and is shown {RENDERED_WIDTH:.2f} in wide"
+        if saved.width > RENDERED_WIDTH
         else "the figure is shown at its own size"
     )
     raise LegibilityError(

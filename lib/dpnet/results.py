@@ -45,6 +45,8 @@ __all__ = [
 
 RESERVED = ("chapter", "parameters", "reproduction", "deviations")
 #: The badge of a check that holds, fails, or is undefined for the run's parameters.
+#: The resolution of a figure's PNG (and of the image a chapter shows)
+PNG_DPI = 150
 BADGES: dict[bool | None, str] = {True: "✓", False: "✗", None: "–"}
 _NAME = re.compile(r"[a-z][a-z0-9-]*")
 _ITEM_KEY = re.compile(r"p\d{3}-")
@@ -213,21 +215,27 @@ class Results:
         A figure with text smaller than 8 pt as the book shows it (shrunk to the book's column) is
         refused with :class:`dpnet.plotting.LegibilityError`, naming the figure and the text
         (:func:`dpnet.plotting.check_legible`).
+
+        The figure is drawn once for that check, at the PNG's resolution, which also finds the PNG's
+        tight extent; then once into the PNG; then into the SVG, after a pass that finds the SVG's own
+        tight extent (measured with unhinted text, it can differ from the PNG's). The chapter shows the
+        PNG just saved, at the size of the figure's own resolution (``figure.dpi``), rather than
+        drawing the figure again.
         """
         from dpnet.plotting import check_legible
 
         self._check_key(name)
         try:
-            check_legible(fig, name)
+            extent = check_legible(fig, name, dpi=PNG_DPI)
         except ValueError:
             import matplotlib.pyplot as plt
 
             plt.close(fig)
             raise
         png = self.directory / "figures" / f"{name}.png"
-        fig.savefig(png, dpi=150, bbox_inches="tight", metadata={"Software": None})
+        fig.savefig(png, dpi=PNG_DPI, bbox_inches=extent, metadata={"Software": None})
         fig.savefig(png.with_suffix(".svg"), bbox_inches="tight", metadata={"Date": None})
-        _show(fig)
+        _show(fig, png, width=round(extent.width * fig.dpi))
 
     def show_table(self, frame: Any, **options: Any) -> Any:
         """A table for the reader: ``frame`` formatted for people, to be the cell's last expression.
@@ -339,17 +347,18 @@ class Results:
         tmp.replace(path)
 
 
-def _show(fig: Any) -> None:
-    """Display a figure in a running IPython kernel and close it (no second inline copy)."""
+def _show(fig: Any, png: Path, width: int) -> None:
+    """Display the saved ``png`` of ``fig``, ``width`` pixels wide, in a running IPython kernel, and
+    close the figure."""
     import matplotlib.pyplot as plt
 
     try:
         from IPython import get_ipython
-        from IPython.display import display
+        from IPython.display import Image, display
     except ImportError:  # pragma: no cover - IPython ships with the book's dependencies
         get_ipython = None
     if get_ipython is not None and get_ipython() is not None:
-        display(fig)
+        display(Image(filename=str(png), width=width))
     plt.close(fig)
 
 
