@@ -89,6 +89,16 @@ def test_rr_critical_budget_inf_is_the_crossing() -> None:
     assert np.all(stars < reference.CLAIMED_MAX_CRITICAL_BUDGET)  # the paper's claim
 
 
+def test_the_grid_bisects_every_cell_as_the_scalar_bisection_does() -> None:
+    """The vectorised grid gives the scalar bisection's values bit for bit, unreachable cells (∞)
+    included."""
+    n, p = np.arange(1, 31), [0.55, 0.75, 0.95]
+    stars = power.rr_critical_budget_inf_grid(n, p, 0.05)
+    scalar = [[power.rr_critical_budget_inf(int(k), q, 0.05) for q in p] for k in n]
+    assert np.array_equal(stars, scalar)
+    assert np.isinf(stars).any() and np.isfinite(stars).any()
+
+
 def test_rr_critical_budget_inf_matches_an_independent_fine_grid() -> None:
     """Figure 1's cells as the first crossing on a grid of step 0.001, computed outside this library.
 

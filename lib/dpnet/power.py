@@ -15,7 +15,7 @@ from typing import Final, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats
+from scipy import special, stats
 
 from dpnet.errors import ParameterError
 from dpnet.mechanisms import check_budget, rr_flip_probability
@@ -160,15 +160,38 @@ def rr_critical_budget_inf_grid(
 ) -> NDArray[np.float64]:
     """Exact ε*_RR (:func:`rr_critical_budget_inf`) for every (n, p) cell.
 
-    Returns an array of shape ``(len(n_values), len(p_values))``, like :func:`rr_power_grid` without
-    its ε axis.
+    The cells are bisected together, one vectorised evaluation of the power per step; each cell takes
+    the steps :func:`rr_critical_budget_inf` takes, with the same floating-point operations, so the
+    values are the same. Returns an array of shape ``(len(n_values), len(p_values))``, like
+    :func:`rr_power_grid` without its ε axis.
     """
-    return np.array(
-        [
-            [rr_critical_budget_inf(n, p, alpha, eps_max=eps_max, tol=tol) for p in np.atleast_1d(p_values)]
-            for n in np.atleast_1d(n_values)
-        ]
+    ns = [integer(ge=1)("n (number of agents)", n) for n in np.atleast_1d(n_values)]
+    ps = [_check_p_alpha(p, alpha)[0] for p in np.atleast_1d(p_values)]
+    n_cell, p_cell = (
+        a.ravel() for a in np.meshgrid(np.array(ns, dtype=np.int64), np.array(ps), indexing="ij")
     )
+    target = np.array([individual_power(p, alpha) for p in ps])[np.tile(np.arange(len(ps)), len(ns))]
+
+    def reaches(cells: NDArray[np.intp], eps: NDArray[np.float64]) -> NDArray[np.bool_]:
+        flip = special.expit(-eps)  # rr_flip_probability, without re-validating every step
+        null = p_cell[cells] * flip + (1.0 - p_cell[cells]) * (1.0 - flip)
+        tau = stats.binom.isf(alpha, n_cell[cells], null)
+        return stats.binom.sf(tau, n_cell[cells], 1.0 - null) >= target[cells]
+
+    every = np.arange(n_cell.size)
+    check_budget(eps_max)
+    at_zero, at_max = (
+        reaches(every, np.zeros(every.size)),
+        reaches(every, np.full(every.size, float(eps_max))),
+    )
+    lo, hi = np.zeros(every.size), np.full(every.size, float(eps_max))
+    going = every[~at_zero & at_max]
+    while (going := going[hi[going] - lo[going] > tol]).size:
+        mid = 0.5 * (lo[going] + hi[going])
+        up = reaches(going, mid)
+        hi[going[up]], lo[going[~up]] = mid[up], mid[~up]
+    star = np.where(at_zero, 0.0, np.where(at_max, hi, np.inf))
+    return star.reshape(len(ns), len(ps))
 
 
 @dataclass(frozen=True)

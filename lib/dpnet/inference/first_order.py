@@ -97,8 +97,21 @@ def dp_diffusion_step(
     ``grad`` is each agent's gradient at its own ``θ_{i,t−1}``; ``noise`` the Laplace draws ``d`` (0 for
     the non-private twin).
     """
+    return _step(theta, grad, noise, check_weights(A), lr=lr, clip=clip, convention=convention)
+
+
+def _step(
+    theta: ArrayLike,
+    grad: ArrayLike,
+    noise: ArrayLike | float,
+    W: NDArray[np.float64],
+    *,
+    lr: float,
+    clip: float,
+    convention: FirstOrderConvention,
+) -> NDArray[np.float64]:
+    """:func:`dp_diffusion_step` with weights ``W`` already validated (:func:`check_weights`)."""
     th = np.asarray(theta, dtype=float)
-    W = check_weights(A)
     if th.shape[-1] != W.shape[0]:
         raise ParameterError(f"theta has {th.shape[-1]} agents but A is {W.shape[0]} × {W.shape[0]}")
     mixed = _apply_agents(W, th[..., None])[..., 0]
@@ -131,7 +144,8 @@ def dp_diffusion(
         raise ParameterError(f"noise_scale must be finite and ≥ 0 (got {noise_scale})")
     if b > 0 and rng is None:
         raise ParameterError("rng is required for private runs (noise_scale > 0)")
+    W = check_weights(A)  # once, not at every step
     for _ in range(T):
         noise = rng.laplace(scale=b, size=th.shape) if b > 0 else 0.0  # type: ignore[union-attr]
-        th = dp_diffusion_step(th, gradient(th), noise, A, lr=lr, clip=clip, convention=convention)
+        th = _step(th, gradient(th), noise, W, lr=lr, clip=clip, convention=convention)
     return th
