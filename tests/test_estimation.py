@@ -4,12 +4,15 @@ noise, the two datasets and the error-against-ε table."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import networkx as nx
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import integrate, sparse, stats
 from scipy.sparse import linalg as sla
@@ -1115,6 +1118,32 @@ def test_error_vs_epsilon_table() -> None:
                          calibration="paper", n_draws=1)  # fmt: skip
 
 
+def test_calibrations_sharing_one_noise_draw_equal_separate_runs() -> None:
+    """Several calibrations in one call share each mechanism's unit noise: the table is, bit for bit, the
+    tables of one call per calibration with fresh generators in the same states, in that order; and
+    ``simulate(groups=2)`` equals two runs of its blocks."""
+    data = small_data(T=8)
+    mechanisms, eps, draws = ["MVUE-S", "MVUE-N", "OL-S", "OL-N"], [0.5, 1.0, 4.0], 3
+    both = error_vs_epsilon(data, mechanisms, eps, [np.random.default_rng(k) for k in range(4)], delta=DELTA,
+                            calibration=("paper", "authors_code"), n_draws=draws)  # fmt: skip
+    apart = pd.concat([
+        error_vs_epsilon(data, mechanisms, eps, [np.random.default_rng(k) for k in range(4)], delta=DELTA,
+                         calibration=cal, n_draws=draws)
+        for cal in ("paper", "authors_code")
+    ], ignore_index=True)  # fmt: skip
+    pd.testing.assert_frame_equal(both, apart, check_exact=True)
+    scales = np.random.default_rng(5).uniform(0.1, 2.0, size=(4, data.n, data.horizon))
+    for algorithm in ("mvue", "ol_signal", "ol_network", "mvue_naive"):
+        joint = simulate(algorithm, data.weights, data.xi, scales, np.random.default_rng(6), horizon=8,
+                         n_draws=2, groups=2)  # fmt: skip
+        blocks = [simulate(algorithm, data.weights, data.xi, scales[k : k + 2], np.random.default_rng(6),
+                           horizon=8, n_draws=2) for k in (0, 2)]  # fmt: skip
+        assert np.array_equal(joint.private, np.concatenate([b.private for b in blocks], axis=1))
+        assert np.array_equal(joint.nonprivate, blocks[0].nonprivate)
+    with pytest.raises(ParameterError, match="groups"):
+        simulate("mvue", data.weights, data.xi, scales[:3], np.random.default_rng(6), horizon=8, groups=2)
+
+
 @pytest.mark.parametrize(
     ("calibration", "mechanism", "exponent"),
     [
@@ -1229,6 +1258,22 @@ def german_run():
         "p001-fig6": chapter.online_network(P, nets, fig3, chapter.online_signal(P, nets)),
         "p001-fig7": chapter.error_vs_budget(P, nets),
     }  # fmt: skip
+
+
+def test_quick_figures_draw_evenly_spaced_agents_and_full_every_agent(german_run) -> None:
+    """``paths_drawn`` caps the agents a sample-path figure draws (quick: 250, evenly spaced, named in the
+    panel title); full mode draws every agent; the footprint counts the same agents."""
+    fig3 = german_run["p001-fig3"]
+    assert german_run["P"].paths_drawn == 250
+    assert resolve("distributed-estimation", {"mode": "full"}).paths_drawn == "all"
+    k = fig3.drawn_every("german_households")
+    assert k == 4 and len(range(0, 969, k)) == chapter._drawn_agents(969, 250) <= 250
+    assert chapter._drawn_agents(969, "all") == 969 and chapter._drawn_agents(969, 5000) == 969
+    assert dataclasses.replace(fig3, drawn=None).drawn_every("german_households") == 1
+    figure = fig3.figure()
+    assert figure.axes[0].get_title().endswith("without DP (1 in 4)")
+    assert len(figure.axes[0].collections[0].get_segments()) == len(range(0, 969, 4))
+    plt.close(figure)
 
 
 def test_every_badged_check_is_recorded_even_without_a_dataset(german_run) -> None:

@@ -9,7 +9,8 @@ parameters, computes with :mod:`dpnet.estimation`, checks the outcome against pa
 Random streams: the synthetic signals come from :func:`signal_stream` (seeded by ``data_seed``, so
 that changing the noise seed keeps the data); every noise draw comes from a named stream of ``seed``.
 A sample-path figure draws both calibrations from two fresh generators of its stream, so they see the
-same unit noise; a dataset's draws continue the stream after the datasets listed before it.
+same unit noise; a dataset's draws continue the stream after the datasets listed before it. Figure 7
+draws each mechanism's unit noise once and scales it by both calibrations, which gives the same numbers.
 """
 
 from __future__ import annotations
@@ -99,59 +100,93 @@ def _paper_or_integer(*, ge: int, le: int) -> ValueCheck:
     return ValueCheck(f"'paper' or {number.describe}", convert)
 
 
+def _all_or_integer(*, ge: int, le: int) -> ValueCheck:
+    """The string ``"all"`` or an integer within bounds."""
+    number = integer(ge=ge, le=le)
+
+    def convert(value: Any) -> Any:
+        return value if value == "all" else number.convert(value)
+
+    return ValueCheck(f"'all' or {number.describe}", convert)
+
+
 #: Measured costs on this 2-core machine (one core), see :func:`_footprint`.
 _PATH_SECONDS = 1.9e-7  # one node-round of one sample path (Figures 3–6: 16 runs)
 _NAIVE_SECONDS = 1e-7  # one node-round-column of the naive-noise runs (2 × 21 columns)
-_SWEEP_SECONDS = 8e-8  # one node-round-column of Figure 7 (columns: 1 + ε's × draws)
+_SWEEP_SECONDS = 5.5e-8  # one node-round-column of Figure 7 (columns: 1 + 2 calibrations × ε's × draws)
 _MOMENT_SECONDS = 5e-3  # one run of the exact-moment check (three algorithms)
 _EIGEN_SECONDS = {"us_power_grid": 30.0, "german_households": 0.3}  # a network's full spectrum
-_FIXED_SECONDS = 20.0  # kernel, imports, figures
-#: Figure 7's mechanisms and calibrations, and the sample-path runs (4 figures × 2 calibrations).
-_SWEEP_RUNS, _PATH_RUNS = 3 * 2, 8
+_DRAW_SECONDS = (1.3e-4, 1.25e-6)  # drawing one agent's path once, and each of its points
+_FIXED_SECONDS = 20.0  # kernel, imports, the other figures
+#: Figure 7's runs (one per mechanism, both calibrations at once), the sample-path runs (4 figures × 2
+#: calibrations) and the drawings of a sample-path panel (2 panels a row, each drawn 3 times).
+_SWEEP_RUNS, _PATH_RUNS, _DRAWINGS = 4, 8, 6
+
+
+def _drawn_agents(n: int, drawn: int | str) -> int:
+    """How many of ``n`` agents :meth:`SamplePaths.figure` draws when it draws at most ``drawn``."""
+    return n if drawn == "all" else -(-n // -(-n // int(drawn)))
 
 
 def _footprint(values: Mapping[str, Any]) -> Footprint:
     """Peak memory and wall time of a run, from its parameters (see :class:`dpnet.params.Footprint`).
 
     For each dataset ``d`` of the run, ``n_d`` nodes (4941 on the US grid, 969 households) and ``T_d``
-    rounds (``horizon``, or the paper's 100 and 1096); ``E = len(eps_values)``, ``r = n_draws``:
+    rounds (``horizon``, or the paper's 100 and 1096); ``E = len(eps_values)``, ``r = n_draws``;
+    ``k_d`` agents drawn (``paths_drawn``, evenly spaced) in each of the ``R_d`` rows of Figures 3–6
+    (4 on the US grid, 5 on the households):
 
     * seconds: ``20 + Σ_d spectrum_d`` (30 s for the US grid's dense eigenvalues, 0.3 s for the
       households; see :func:`dpnet.networks.eigenvalues`)
       ``+ 5·10⁻³·n_mc`` (exact-moment check) ``+ 16·1.9·10⁻⁷·Σ_d n_d·T_d``
-      (Figures 3–6) ``+ 42·10⁻⁷·n·T`` (naive noise, on the households or the first dataset)
-      ``+ 6·8·10⁻⁸·Σ_d n_d·T_d·(1 + E·r)`` (Figure 7: 3 mechanisms × 2 calibrations, every round
-      stepping ``1 + E·r`` columns);
+      (Figures 3–6) ``+ 6·Σ_d R_d·k_d·(1.3·10⁻⁴ + 1.25·10⁻⁶·(T_d+1))`` (drawing their paths: two
+      panels a row, each drawn three times) ``+ 42·10⁻⁷·n·T`` (naive noise, on the households or the
+      first dataset) ``+ 4·5.5·10⁻⁸·Σ_d n_d·T_d·(1 + 2·E·r)`` (Figure 7: 4 mechanisms, every round
+      stepping ``1 + 2·E·r`` columns, both calibrations sharing one noise draw);
     * memory, the largest of: the dense spectrum of the largest network, ``16·n²`` bytes (its dense
       matrix and the copy :func:`numpy.linalg.eigvalsh` makes); the sample paths kept
       (``8·16·Σ_d n_d·(T_d+1)``: 8 runs of every round of two float64 states) with Figure 7's
-      per-round noise scales (``16·E·n_d·T_d``, the largest dataset); the moment check's
-      ``5 × (200, 10·n_mc)`` float64 arrays.
+      per-round noise scales of both calibrations (``32·E·n_d·T_d``, the largest dataset); the moment
+      check's ``5 × (200, 10·n_mc)`` float64 arrays.
 
-    Calibrated on this 2-core machine (one core, under load from other runs): at the quick defaults
-    the experiments took 98 s (Figure 7 37–42 s) and the whole process peaked at 1.03 GiB, every result
-    held; the US grid's spectrum alone took 19 s on a quiet machine and 35 s under load;
-    at horizon = 2000, 387 s (Figure 7 287 s, Figures 3–6 36 s, naive 8.8 s) and 2.76 GiB; at
-    n_draws = 50, Figure 7 took 500 s; on the US grid alone at horizon = 4000 the peak was 4.9 GiB
-    (estimate 4.7 GiB); the moment check at n_mc = 20 000 peaked at 1.2 GiB (estimate 1.5 GiB).
+    Calibrated on this 2-core machine (one core, under load from other runs): at the former quick
+    defaults (every agent drawn, each calibration of Figure 7 drawing its own noise) the experiments
+    took 98 s (Figure 7 37–42 s) and the whole process peaked at 1.03 GiB, every result held; the US
+    grid's spectrum alone took 19 s on a quiet machine and 35 s under load; at horizon = 2000, 387 s
+    (Figure 7 287 s, Figures 3–6 36 s, naive 8.8 s) and 2.76 GiB; at n_draws = 50, Figure 7 took 500 s;
+    on the US grid alone at horizon = 4000 the peak was 4.9 GiB (estimate 4.7 GiB); the moment check
+    at n_mc = 20 000 peaked at 1.2 GiB (estimate 1.5 GiB). With one noise draw for both calibrations,
+    Figure 7's runs at the quick defaults took 55 s under heavy load (5.5·10⁻⁸ s a node-round-column;
+    on the households over 300 rounds, 6.2–8.3 s against 7.6–12.2 s with a draw per calibration); a
+    panel of sample paths took 1.2–1.5 s to draw (all 4941 US agents over 101 rounds, or all 969
+    households over 1097), so that drawing every agent's path costs about 70 s of a run, 250 agents
+    about 12 s. At the quick defaults (250 agents drawn) the whole chapter took 164–170 s under load
+    (estimate 132 s), against 306 s under the same load before.
     """
     names = [values["dataset"]] if isinstance(values["dataset"], str) else list(values["dataset"])
     sizes = {"us_power_grid": est.datasets.US_GRID, "german_households": est.datasets.GERMAN}
     horizon = values["horizon"]
     n_T = {d: (sizes[d]["n"], sizes[d]["horizon"] if horizon == "paper" else horizon) for d in names}
-    columns = 1 + len(values["eps_values"]) * values["n_draws"]
+    columns = 1 + 2 * len(values["eps_values"]) * values["n_draws"]
     units = sum(n * T for n, T in n_T.values())
     naive_n, naive_T = n_T["german_households" if "german_households" in n_T else names[0]]
+    rows = {d: sum(len(eps[d]) for _, eps in ref.FIGURE_EPS.values()) for d in names}
+    per_path, per_point = _DRAW_SECONDS
+    drawing = _DRAWINGS * sum(
+        rows[d] * _drawn_agents(n, values["paths_drawn"]) * (per_path + per_point * (T + 1))
+        for d, (n, T) in n_T.items()
+    )
     seconds = (
         _FIXED_SECONDS
         + sum(_EIGEN_SECONDS[d] for d in names)
         + _MOMENT_SECONDS * values["n_mc"]
         + 2 * _PATH_RUNS * _PATH_SECONDS * units
+        + drawing
         + 2 * 21 * _NAIVE_SECONDS * naive_n * naive_T
         + _SWEEP_RUNS * _SWEEP_SECONDS * units * columns
     )
     paths = 16.0 * _PATH_RUNS * sum(n * (T + 1) for n, T in n_T.values())
-    scales = max(16.0 * len(values["eps_values"]) * n * T for n, T in n_T.values())
+    scales = max(32.0 * len(values["eps_values"]) * n * T for n, T in n_T.values())
     spectrum = 16.0 * max(n for n, _ in n_T.values()) ** 2
     moments = 5 * 8.0 * 200 * 10 * values["n_mc"]
     return Footprint(memory=max(spectrum, paths + scales, moments), seconds=seconds)
@@ -190,6 +225,10 @@ SCHEMA = Schema(
         ),
         "data_seed": Param(integer(ge=0), "seed of the synthetic signals, apart from the noise", default=0),
         "n_mc": Param(integer(ge=100, le=100_000), "runs of the exact-moment check", quick=1000, full=2000),
+        "paths_drawn": Param(
+            _all_or_integer(ge=1, le=100_000),
+            "agents whose paths Figures 3–6 draw, evenly spaced ('all': every agent)", quick=250, full="all",
+        ),
     },
     # the published runs keyed each experiment's noise by integers under `seed`
     streams={
@@ -517,6 +556,8 @@ class SamplePaths:
         Rows of the slopes table this figure contributes (dataset → rows).
     checks, paper_setting
         Against the paper, keyed by item; whether the run uses the paper's horizon and δ.
+    drawn
+        The most agents whose paths :meth:`figure` draws, evenly spaced (``None``: every agent).
     """
 
     item: str
@@ -530,10 +571,16 @@ class SamplePaths:
     slopes: Mapping[str, tuple[dict[str, Any], ...]]
     checks: Mapping[str, list[Check]]
     paper_setting: bool
+    drawn: int | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(self.eps)
+
+    def drawn_every(self, name: str) -> int:
+        """Every how many agents :meth:`figure` draws a path of ``name`` (1: every agent)."""
+        n = self.runs[name, self.calibrations[0]].nonprivate.shape[1]
+        return 1 if self.drawn is None else -(-n // self.drawn)
 
     @property
     def deviations(self) -> tuple[tuple[str, str, str], ...]:
@@ -556,16 +603,18 @@ class SamplePaths:
         return float(cod[-1]), cop[-1, :, 0], te[-1, :, 0]
 
     def figure(self) -> Figure:
-        """One row per dataset and ε: paths without DP, paths with DP, and the errors on log–log axes."""
+        """One row per dataset and ε: paths without DP, paths with DP (of every agent, or of every k-th when
+        ``drawn`` caps them), and the errors on log–log axes."""
         cal, other = self.calibrations
         rows = [(name, c, e) for name in self.names for c, e in enumerate(self.eps[name])]
         fig, axes = plotting.panel_grid(len(rows), 3, height=2.6)
         for (name, c, e), row in zip(rows, axes, strict=True):
             run, m = self.runs[name, cal], self.references[name]
-            t = run.times
-            plotting.sample_paths(row[0], t, run.nonprivate, color="C0")
-            plotting.sample_paths(row[1], t, run.private[:, c, 0], color="C3")
-            row[0].set(title=f"{self.labels[name]}: without DP", xlabel="t", ylabel="estimate")
+            t, k = run.times, self.drawn_every(name)
+            plotting.sample_paths(row[0], t, run.nonprivate[:, ::k], color="C0")
+            plotting.sample_paths(row[1], t, run.private[:, c, 0, ::k], color="C3")
+            which = "" if k == 1 else f" (1 in {k})"  # the agents drawn, when not every one
+            row[0].set(title=f"{self.labels[name]}: without DP{which}", xlabel="t", ylabel="estimate")
             row[1].set(title=f"with {self.mechanism} (ε = {e:g}, {cal})", xlabel="t")
             pos = t >= 1
             row[2].plot(t[pos], run.cost_of_decentralisation(m)[pos], color="C0", label="without DP (CoD)")
@@ -607,6 +656,7 @@ def _sample_paths(P: Parameters, nets: Networks, item: str) -> SamplePaths:
     return SamplePaths(
         item, mechanism, {name: eps_by_dataset[name] for name in nets.names}, calibrations, runs, references,
         exact, {name: nets.data[name].label for name in nets.names}, {}, {}, _paths_setting(P),
+        None if P.paths_drawn == "all" else P.paths_drawn,
     )  # fmt: skip
 
 
@@ -908,15 +958,17 @@ class BudgetSweep:
 
 def error_vs_budget(P: Parameters, nets: Networks) -> BudgetSweep:
     """Figure 7's runs: per dataset, one stream per mechanism (``p001-fig7`` extended by the dataset and the
-    mechanism), drawn afresh for each calibration so both see the same unit noise."""
+    mechanism), whose unit noise both calibrations share (one draw, scaled by each)."""
     stream, mechanisms = P.stream("p001-fig7"), list(est.MECHANISMS)
     frames = []
     for name in nets.names:
         first = len(mechanisms) * est.DATASETS.index(name)
-        for cal in ("paper", "authors_code"):
-            rngs = [stream.child(first + k).rng() for k in range(len(mechanisms))]
-            frames.append(est.error_vs_epsilon(nets.data[name], mechanisms, P.eps_values, rngs, delta=P.delta,
-                                               calibration=cal, n_draws=P.n_draws))  # type: ignore[arg-type]  # fmt: skip
+        # both calibrations share each mechanism's unit noise: one draw serves the two
+        rngs = [stream.child(first + k).rng() for k in range(len(mechanisms))]
+        frames.append(est.error_vs_epsilon(
+            nets.data[name], mechanisms, P.eps_values, rngs, delta=P.delta,
+            calibration=("paper", "authors_code"), n_draws=P.n_draws,
+        ))  # fmt: skip
     runs = pd.concat(frames, ignore_index=True)
     summary = est.error_summary(runs)
     eps = tuple(P.eps_values)

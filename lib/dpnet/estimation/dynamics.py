@@ -128,6 +128,7 @@ def simulate(
     horizon: int,
     n_draws: int = 1,
     record: ArrayLike | None = None,
+    groups: int = 1,
 ) -> Run:
     r"""Run an algorithm with Laplace noise, and its non-private twin, on the same signals.
 
@@ -152,6 +153,12 @@ def simulate(
         Independent noise draws ``r`` per configuration.
     record
         Rounds to keep (default: all, ``0..T`` for the MVUE and ``1..T`` for online learning).
+    groups
+        Blocks of configurations that share their unit noise: the ``c`` configurations are ``groups``
+        equal blocks (say one per calibration), and every round draws the unit Laplace noise of one
+        block, ``(n, c/groups, r)``, and scales it by each block's scales. Each block's runs are then
+        exactly those of a separate call with that block's scales and a fresh generator in the same
+        state, at the cost of one draw.
 
     Returns
     -------
@@ -188,7 +195,11 @@ def simulate(
         raise ParameterError("scales (Laplace) must be finite and ≥ 0")
     if int(n_draws) != n_draws or n_draws < 1:
         raise ParameterError(f"n_draws must be an integer ≥ 1 (got {n_draws})")
-    c, r = b.shape[0], int(n_draws)
+    if int(groups) != groups or groups < 1 or b.shape[0] % groups:
+        raise ParameterError(
+            f"groups must be an integer ≥ 1 dividing the {b.shape[0]} configurations (got {groups})"
+        )
+    c, r, g = b.shape[0], int(n_draws), int(groups)
     first = 1 if online else 0
     times = np.arange(first, T + 1) if record is None else np.unique(np.asarray(record, dtype=np.int64))
     if times.size == 0 or times.min() < first or times.max() > T:
@@ -197,8 +208,14 @@ def simulate(
     def inputs(t: int, column: int) -> NDArray[np.float64]:
         """``u_t`` for every column: the non-private statistic, then ``c × r`` noisy copies."""
         x = X[:, column]
-        noise = rng.laplace(size=(n, c, r)) * _scales_at(b, max(t, 1)).T[:, :, None]
-        return np.concatenate([x[:, None], x[:, None] + noise.reshape(n, c * r)], axis=1)
+        unit, scale = rng.laplace(size=(n, c // g, r)), _scales_at(b, max(t, 1)).T[:, :, None]
+        out = np.empty((n, 1 + c * r))
+        out[:, 0] = x
+        noisy = out[:, 1:].reshape(n, g, c // g, r)  # a view: block k scales the unit noise by its scales
+        for k, block in enumerate(np.split(scale, g, axis=1)):
+            np.multiply(unit, block, out=noisy[:, k])
+        noisy += x[:, None, None, None]
+        return out
 
     keep = {int(t): k for k, t in enumerate(times)}
     states = np.empty((times.size, n, 1 + c * r))

@@ -110,7 +110,7 @@ def private_run(
     rng: np.random.Generator,
     *,
     delta: float,
-    calibration: Calibration,
+    calibration: Calibration | Sequence[Calibration],
     n_draws: int = 1,
     horizon: int | None = None,
     record: ArrayLike | None = None,
@@ -118,12 +118,20 @@ def private_run(
     """One mechanism at each ε (``n_draws`` noise draws each) and its non-private twin, on ``data``.
 
     ``horizon`` defaults to the dataset's ``T`` (MVUE: ``T`` averaging steps from the day-1 signals).
+    ``calibration`` may list several calibrations: they then share one unit noise draw
+    (:func:`~dpnet.estimation.dynamics.simulate` with ``groups``), and the run's configurations are
+    every ε of the first calibration, then every ε of the next, each exactly the run a single
+    calibration would give with a generator in the same state.
     """
     algorithm, kind = _mechanism(mechanism)
     T = data.horizon if horizon is None else int(horizon)
     columns = T if algorithm.startswith("ol") else 1
-    scales = _scales(data, kind, eps_values, delta=delta, calibration=calibration, columns=columns)
-    return simulate(algorithm, data.weights, data.xi, scales, rng, horizon=T, n_draws=n_draws, record=record)  # type: ignore[arg-type]
+    calibrations = [calibration] if isinstance(calibration, str) else list(calibration)
+    scales = np.concatenate([
+        _scales(data, kind, eps_values, delta=delta, calibration=cal, columns=columns) for cal in calibrations
+    ])  # fmt: skip
+    return simulate(algorithm, data.weights, data.xi, scales, rng, horizon=T, n_draws=n_draws, record=record,
+                    groups=len(calibrations))  # type: ignore[arg-type]  # fmt: skip
 
 
 def error_vs_epsilon(
@@ -133,7 +141,7 @@ def error_vs_epsilon(
     rngs: Sequence[np.random.Generator],
     *,
     delta: float,
-    calibration: Calibration,
+    calibration: Calibration | Sequence[Calibration],
     n_draws: int,
     reference: str = "paper",
 ) -> pd.DataFrame:
@@ -143,6 +151,10 @@ def error_vs_epsilon(
     ----------
     rngs
         One generator per mechanism.
+    calibration
+        One calibration, or several that share each mechanism's unit noise (one draw serves them all,
+        :func:`private_run`): the rows are then those of one call per calibration, each with fresh
+        generators in the same states, in the order of the calibrations.
 
     Returns
     -------
@@ -152,19 +164,23 @@ def error_vs_epsilon(
     """
     if len(rngs) != len(mechanisms):
         raise ParameterError(f"give one generator per mechanism ({len(mechanisms)}; got {len(rngs)})")
-    frames = []
+    calibrations = [calibration] if isinstance(calibration, str) else list(calibration)
+    frames: list[list[pd.DataFrame]] = [[] for _ in calibrations]
+    k = len(eps_values)
+    eps_grid, draws = np.meshgrid(np.asarray(eps_values, dtype=float), np.arange(n_draws), indexing="ij")
     for name, rng in zip(mechanisms, rngs, strict=True):
-        run = private_run(data, name, eps_values, rng, delta=delta, calibration=calibration, n_draws=n_draws,
+        run = private_run(data, name, eps_values, rng, delta=delta, calibration=calibrations, n_draws=n_draws,
                           record=[data.horizon])  # fmt: skip
         m = reference_value(data, name, reference)
-        cop, te = run.cost_of_privacy()[0], run.total_error(m)[0]  # (c, r)
-        eps_grid, draws = np.meshgrid(np.asarray(eps_values, dtype=float), np.arange(n_draws), indexing="ij")
-        frames.append(pd.DataFrame({
-            "dataset": data.name, "mechanism": name, "calibration": calibration, "eps": eps_grid.ravel(),
-            "draw": draws.ravel(), "cop": cop.ravel(), "te": te.ravel(),
-            "cod": float(run.cost_of_decentralisation(m)[0]),
-        }))  # fmt: skip
-    return pd.concat(frames, ignore_index=True)
+        cop, te = run.cost_of_privacy()[0], run.total_error(m)[0]  # (calibrations × ε, r)
+        cod = float(run.cost_of_decentralisation(m)[0])
+        for g, cal in enumerate(calibrations):
+            block = slice(g * k, (g + 1) * k)
+            frames[g].append(pd.DataFrame({
+                "dataset": data.name, "mechanism": name, "calibration": cal, "eps": eps_grid.ravel(),
+                "draw": draws.ravel(), "cop": cop[block].ravel(), "te": te[block].ravel(), "cod": cod,
+            }))  # fmt: skip
+    return pd.concat([frame for block in frames for frame in block], ignore_index=True)
 
 
 def error_summary(frame: pd.DataFrame) -> pd.DataFrame:
