@@ -1044,6 +1044,45 @@ def test_kmeans_deterministic_and_correct() -> None:
         kmeans(x, 61, rng)
 
 
+def _kmeans_one_start_at_a_time(x: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+    """The textbook loop: seed a start (k-means++), iterate it to convergence, then the next of ten."""
+    n = x.shape[0]
+    best, best_sse = np.zeros(n, dtype=np.int64), np.inf
+    for _ in range(10):
+        centres = x[[rng.integers(n)]]
+        for _ in range(1, k):
+            d2 = np.min(((x[:, None, :] - centres[None]) ** 2).sum(-1), axis=1)
+            total = d2.sum()
+            pick = rng.choice(n, p=d2 / total) if total > 0 else rng.integers(n)
+            centres = np.vstack([centres, x[pick]])
+        labels = np.full(n, -1)
+        for _ in range(100):
+            new = np.argmin(((x[:, None, :] - centres[None]) ** 2).sum(-1), axis=1)
+            if np.array_equal(new, labels):
+                break
+            labels = new
+            for c in range(k):
+                if np.any(labels == c):
+                    centres[c] = x[labels == c].mean(axis=0)
+        sse = float(((x - centres[labels]) ** 2).sum())
+        if sse < best_sse:
+            best, best_sse = labels.astype(np.int64), sse
+    return best
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_kmeans_iterates_its_starts_together_without_changing_a_label(case: int) -> None:
+    """The starts run side by side, yet labels and the generator's state match the one-at-a-time loop."""
+    gen = np.random.default_rng(case)
+    n, dim, k = int(gen.choice([7, 40, 300])), int(gen.integers(1, 4)), int(gen.integers(1, 5))
+    x = gen.normal(size=(n, dim)) * gen.exponential(size=dim) * 100
+    if case % 3 == 0:
+        x = np.round(x, -2)  # ties, and centres left without points
+    mine, theirs = np.random.default_rng(case + 100), np.random.default_rng(case + 100)
+    np.testing.assert_array_equal(kmeans(x, k, mine), _kmeans_one_start_at_a_time(x, k, theirs))
+    assert mine.random() == theirs.random()
+
+
 # --------------------------------------------------------------------------------------------------
 # bounds
 # --------------------------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 #: Measured costs on this 2-core machine (one core), see :func:`_footprint`.
-_PP_SECONDS = (3e-3, 2.5e-7, 3.5e-10)  # one Pairwise-Preference recovery: a + b N² + c N³ (eigh, k-means)
+_PP_SECONDS = (1.1e-3, 2.2e-7, 2e-10)  # one Pairwise-Preference recovery: a + b N² + c N³ (eigh, k-means)
 _MS_SECONDS = (5e-4, 1e-6)  # one MaxSense recovery, aggregate simulator: a + b N
 _SUBSET_SECONDS = 1e-4  # one exact w-subset recovery, per item (E4c)
 _BLOCK_ITEM_SECONDS = 8e-8  # one item of one user's chosen blocks, per-user Multi-MaxSense simulator (E6)
@@ -98,9 +98,10 @@ def _footprint(v: Mapping[str, Any]) -> Footprint:
     experiments and the figures. Memory: 300 MB of simulator chunks and libraries, plus 48 bytes per entry
     of the largest ``N × N`` matrix (the matrix, its float copy and LAPACK's workspace).
 
-    Calibrated on this 2-core machine (one core): a recovery of Pairwise-Preference took 6, 16 and 55 ms
-    at N = 100, 200 and 400, one of MaxSense 0.5 ms, one exact w-subset recovery at N = 50 5 ms, and the
-    per-user Multi-MaxSense simulator 80 ns per item of a user's chosen blocks.
+    Calibrated on this 2-core machine (one core): a recovery of Pairwise-Preference took 3.5, 11.5 and
+    49 ms at N = 100, 200 and 400 (6, 16 and 55 ms before its k-means iterated its ten starts together,
+    which measured 0.59, 0.72 and 0.89 times as long), one of MaxSense 0.5 ms, one exact w-subset recovery
+    at N = 50 5 ms, and the per-user Multi-MaxSense simulator 80 ns per item of a user's chosen blocks.
     """
     mode, pp_trials, trials = v["mode"], v["pp_trials"], v["trials"]
     ms_points, exact_points = E4_GRID[2], E4_EXACT_GRID[2]
@@ -245,7 +246,7 @@ E2_LEMMA_N = (100, 1000, 10_000)
 Refined = tuple[float, float, Mapping[str, tuple[int, int]]]
 #: E3: the w of the support-known case, and the range of U/(N ln N/ε̂²).
 E3_SUPPORT_W = 10
-E3_GRID: Refined = (2.0, 128.0, {"quick": (5, 1), "full": (5, 2)})
+E3_GRID: Refined = (2.0, 128.0, {"quick": (3, 2), "full": (5, 2)})
 #: E4: the grid of U around the Gaussian prediction (from, to, points, in multiples of it), the θ of E4b,
 #: the (N, w) of E4c and their grid, and the N, w and ε at which the collapse's range was fixed (the
 #: pilot's configurations: N = 400 and ε = 0.25 are measured, not checked).
@@ -260,9 +261,9 @@ EXACT_TOLERANCE = 0.25
 E5_W = (5, 10, 25, 50, 100)
 E5_CAP = 1e7
 #: E5: Pairwise-Preference's users across w (up to the cap), and in the exponent fit.
-E5_PP_GRID: Refined = (1e3, E5_CAP, {"quick": (5, 3), "full": (5, 4)})
-E5_EXPONENT_GRID: Refined = (3e2, 3e7, {"quick": (6, 3), "full": (6, 4)})
-E5_W_EXPONENT = {"quick": (100, 50, 35), "full": (100, 71, 50, 35)}
+E5_PP_GRID: Refined = (1e3, E5_CAP, {"quick": (3, 4), "full": (5, 4)})
+E5_EXPONENT_GRID: Refined = (3e2, 3e7, {"quick": (3, 4), "full": (6, 4)})
+E5_W_EXPONENT = {"quick": (100, 35), "full": (100, 71, 50, 35)}
 E5_COMBOS = ((math.inf, "agree_rated"), (math.inf, "agree"), (EPS_REF, "agree_rated"), (EPS_REF, "agree"))
 #: E6: w of Multi-MaxSense and its budgets (quick, full); runs per point of the per-user comparison.
 E6_W = 32

@@ -8,6 +8,7 @@ unreliable while ``U I < (N/2 − 1) ln 2`` (:func:`fano_users`; the book's note
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -186,9 +187,17 @@ def one_bit_information(n_items: int, query: ArrayLike) -> float:
     a = np.asarray(query, dtype=bool)
     if a.shape != (n_items, 2) or not 1 <= n_items <= 16:
         raise ParameterError(f"query must be an (N, 2) boolean array with 1 ≤ N ≤ 16 (got shape {a.shape})")
-    z = np.array(list(itertools.product((0, 1), repeat=n_items)), dtype=np.int64)
+    z = _all_bit_vectors(n_items)
     p1 = a[np.arange(n_items), z].mean(axis=1)  # P[S = 1 | Z]
     return float(binary_entropy(p1.mean()) - binary_entropy(p1).mean())
+
+
+@functools.lru_cache(maxsize=4)
+def _all_bit_vectors(n_items: int) -> NDArray[np.int64]:
+    """The ``2^N`` vectors of ``{0,1}^N`` in lexicographic order, one per row (cached, read-only)."""
+    z = np.array(list(itertools.product((0, 1), repeat=n_items)), dtype=np.int64)
+    z.setflags(write=False)
+    return z
 
 
 def thm43_bound(n_items: int, query: ArrayLike) -> float:
@@ -214,8 +223,7 @@ def maxsense_sketch_information(n_items: int, w: int, eps: float, theta: float =
     if not 0 < theta <= w:
         raise ParameterError(f"theta must be in (0, w] (got {theta})")
     f = flip_prob(eps)
-    h_dist = stats.binom(n_items, theta / w)
-    lo, hi = (int(x) for x in h_dist.ppf([1e-15, 1 - 1e-15]))
+    lo, hi = (int(x) for x in stats.binom.ppf([1e-15, 1 - 1e-15], n_items, theta / w))
     hs = np.arange(max(lo - 1, 0), min(hi + 1, n_items) + 1)
     m = np.arange(hs.max() + 1)
     miss = np.exp(special.gammaln(n_items - m + 1) - special.gammaln(n_items - m - w + 1)
@@ -224,7 +232,7 @@ def maxsense_sketch_information(n_items: int, w: int, eps: float, theta: float =
     g = f + (1 - 2 * f) * (1 - miss)
     pm = stats.binom.pmf(m[None, :], hs[:, None], 0.5)
     per_h = binary_entropy(pm @ g) - pm @ binary_entropy(g)
-    weights = h_dist.pmf(hs)
+    weights = stats.binom.pmf(hs, n_items, theta / w)
     return float(weights @ per_h / weights.sum())
 
 

@@ -14,33 +14,48 @@ __all__ = ["kmeans", "kmeans_1d", "misclassified", "spectral_labels"]
 def kmeans(
     points: ArrayLike, k: int, rng: np.random.Generator, *, n_init: int = 10, max_iter: int = 100
 ) -> NDArray[np.int64]:
-    """Lloyd's k-means with k-means++ seeding, best of ``n_init`` starts (lowest within-cluster SSE)."""
+    """Lloyd's k-means with k-means++ seeding, best of ``n_init`` starts (lowest within-cluster SSE).
+
+    The starts are seeded one after the other (every random draw is a seed's), then iterated together:
+    each start stops at the first iteration that leaves its labels unchanged, or after ``max_iter``. A
+    centre is the mean of its points, summed in their order; a centre left without points stays put.
+    """
     x = np.asarray(points, dtype=float)
     if x.ndim == 1:
         x = x[:, None]
-    n = x.shape[0]
+    n, dim = x.shape
     if not 1 <= k <= n:
         raise ParameterError(f"k must be in [1, {n}] (got {k})")
-    best, best_sse = np.zeros(n, dtype=np.int64), np.inf
-    for _ in range(n_init):
-        centres = x[[rng.integers(n)]]
-        for _ in range(1, k):
-            d2 = np.min(((x[:, None, :] - centres[None]) ** 2).sum(-1), axis=1)
+    centres = np.empty((n_init, k, dim))
+    for start in range(n_init):
+        centres[start, 0] = x[rng.integers(n)]
+        d2 = np.full(n, np.inf)  # squared distance to the nearest centre chosen so far
+        for c in range(1, k):
+            d2 = np.minimum(d2, ((x - centres[start, c - 1]) ** 2).sum(-1))
             total = d2.sum()
             pick = rng.choice(n, p=d2 / total) if total > 0 else rng.integers(n)
-            centres = np.vstack([centres, x[pick]])
-        labels = np.full(n, -1)
-        for _ in range(max_iter):
-            new = np.argmin(((x[:, None, :] - centres[None]) ** 2).sum(-1), axis=1)
-            if np.array_equal(new, labels):
-                break
-            labels = new
-            for c in range(k):
-                if np.any(labels == c):
-                    centres[c] = x[labels == c].mean(axis=0)
-        sse = float(((x - centres[labels]) ** 2).sum())
+            centres[start, c] = x[pick]
+    labels = np.full((n_init, n), -1, dtype=np.intp)
+    active = np.ones(n_init, dtype=bool)
+    offset = (np.arange(n_init) * k)[:, None]
+    columns = [np.tile(x[:, d], n_init) for d in range(dim)]
+    for _ in range(max_iter):
+        new = np.argmin(((x[None, :, None, :] - centres[:, None]) ** 2).sum(-1), axis=2)
+        active &= np.any(new != labels, axis=1)
+        if not active.any():
+            break
+        labels[active] = new[active]
+        bins = (offset + labels).ravel()
+        counts = np.bincount(bins, minlength=n_init * k).reshape(n_init, k)
+        sums = [np.bincount(bins, weights=column, minlength=n_init * k) for column in columns]
+        moved = active[:, None] & (counts > 0)
+        means = np.stack(sums, axis=-1).reshape(n_init, k, dim) / np.maximum(counts, 1)[..., None]
+        centres[moved] = means[moved]
+    best, best_sse = np.zeros(n, dtype=np.int64), np.inf
+    for start in range(n_init):
+        sse = float(((x - centres[start][labels[start]]) ** 2).sum())
         if sse < best_sse:
-            best, best_sse = labels.astype(np.int64), sse
+            best, best_sse = labels[start].astype(np.int64), sse
     return best
 
 
