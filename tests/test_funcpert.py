@@ -55,6 +55,7 @@ from dpnet.funcpert import (
     quadratic_problem,
     record_sensitivities,
     regular_set,
+    run_message_batch,
     run_messages,
     tradeoff_errors,
     tuned_message_errors,
@@ -1046,6 +1047,39 @@ def test_run_messages_without_noise_equals_hand_written_loop() -> None:
         for r in range(2):
             np.testing.assert_allclose(states[k + 1, r, :, 0], x, rtol=0, atol=1e-14)
             np.testing.assert_array_equal(messages[k, r], states[k, r])
+
+
+@pytest.mark.parametrize("problem", ["quadratic", "logistic"])
+def test_run_message_batch_is_run_messages_on_each_schedule_bit_for_bit(problem: str, monkeypatch) -> None:
+    """Schedules run side by side, in several groups and noise blocks (some without noise, one noisy
+    only from its third message), give the final states of :func:`run_messages` called on each in turn,
+    bit for bit, and leave the generator where those calls leave it."""
+    P = quad(3) if problem == "quadratic" else logistic_problem(10, 4, 4, np.random.default_rng(3))
+    W = lazy_metropolis(chorded_ring())
+    schedules = [geometric_schedule(40, c, 0.9, 0.95, b0) for c in (0.1, 0.3) for b0 in (0.0, 0.2, 0.05)]
+    late = geometric_schedule(40, 0.2, 0.9, 0.95, 0.1)
+    schedules.append((late[0], np.where(np.arange(41) < 2, 0.0, late[1])))
+    steps, scales = (np.array(part) for part in zip(*schedules, strict=True))
+    monkeypatch.setattr("dpnet.funcpert.message.GROUP_VALUES", 3 * 10 * P.dim * 2)  # groups of 2
+    monkeypatch.setattr("dpnet.funcpert.message.NOISE_BLOCK", 1000)  # blocks of a few messages
+    batch_rng, loop_rng = np.random.default_rng(8), np.random.default_rng(8)
+    final = run_message_batch(P.gradients, W, P.lower, P.upper, steps, scales, batch_rng, 3)
+    assert final.shape == (len(schedules), 3, 10, P.dim)
+    for s, (st, sc) in enumerate(schedules):
+        states, _ = run_messages(P.gradients, W, P.lower, P.upper, st, sc, loop_rng, 3)
+        np.testing.assert_array_equal(final[s], states[-1])
+    assert batch_rng.bit_generator.state == loop_rng.bit_generator.state
+
+
+def test_projections_onto_a_basis_are_the_direct_quadrature_bit_for_bit() -> None:
+    """The kept quadrature tables give the numbers of the quadrature computed afresh, and a caller's
+    change to the nodes it was given does not reach them."""
+    for basis, f in ((Basis1D(-1.0, 2.0, 9), np.cos), (Basis2D(3.0, 6), lambda x: np.exp(-x @ [0.3, 0.1]))):
+        x, w = basis.quadrature()
+        direct = basis.values(x).T @ (np.asarray(f(x), dtype=float) * w)
+        np.testing.assert_array_equal(basis.project(f), direct)
+        x[...] = 0.0
+        np.testing.assert_array_equal(basis.project(f), direct)  # from the kept table
 
 
 def test_run_messages_noise_has_scale_b_k() -> None:

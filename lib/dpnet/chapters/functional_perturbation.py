@@ -61,7 +61,8 @@ _RUN_1D_SECONDS = (5e-4, 3e-5, 1.85e-5)  # one 1-D run (E3): a fixed part, per n
 _RUN_2D_SECONDS = 1e-7  # one 2-D logistic run (E4, E7), per n·K₂³
 _DGD_SECONDS = 3.5e-6  # one iteration of the distributed gradient method (E5), per n·K
 _AGENT_SECONDS = 0.45  # E6's noise-free floors and tuning, per agent
-_MESSAGE_RUN_SECONDS = (0.1, 0.5)  # one message-perturbation run at every budget: E6 (1-D), E7 (2-D)
+_MESSAGE_RUN_SECONDS = (0.14, 0.5)  # one message-perturbation run at every budget: E6 (1-D), E7 (2-D)
+_MESSAGE_BYTES = (2**24, 6200)  # the schedules run side by side: noise block, and per run and agent
 _IMPOSSIBILITY_SECONDS = 3.3e-5  # one run of the impossibility demonstration, per agent
 _IMPOSSIBILITY_BYTES = 4900  # the same run's messages and log-ratios, per agent
 _FIXED_SECONDS = 30.0  # kernel, problems, E0–E2, E7's sensitivities at degrees 14 and 18, figures
@@ -75,19 +76,23 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
 
     * seconds: ``30`` ``+ Q·E·runs·(5·10⁻⁴ + 3·10⁻⁵·n·K + 1.85·10⁻⁵·K²)`` (E3)
       ``+ (8 + 4)·runs_2d·10⁻⁷·n·K₂³`` (E4's 8 and E7's 4 budgets)
-      ``+ 3.5·10⁻⁶·dgd_iterations·n·K`` (E5) ``+ 0.45·n + 0.1·message_runs
+      ``+ 3.5·10⁻⁶·dgd_iterations·n·K`` (E5) ``+ 0.45·n + 0.14·message_runs
       + 3.3·10⁻⁵·n·impossibility_runs`` (E6) ``+ 0.5·message_runs`` (E7's tuned messages);
-    * memory: the larger of the impossibility demonstration, ``4900·n·impossibility_runs`` bytes,
-      and a 2-D run's basis on its grid, ``2200·K₂²``.
+    * memory: the largest of the impossibility demonstration, ``4900·n·impossibility_runs`` bytes,
+      a 2-D run's basis on its grid, ``2200·K₂²``, and the message schedules run side by side,
+      ``2²⁴ + 6200·n·message_runs`` (a block of noise and the states of E7's 64 schedules).
 
     Calibrated on this 2-core machine, one core, on the library calls, averaged over E3's grid of
     (q, ε) and over the budgets of E4 and E7: a 1-D run took 9.8 ms at n = 10, K = 20, 28 ms at
     n = 40 and 84 ms at K = 60 (the fit errs high at the defaults); a 2-D run 0.16 s at n = 10,
     M = 10, 0.57 s at n = 40, 0.99 s at M = 14 and 6.7 s at M = 18, about cubic in K₂ (the
     projection's quadratic programme); E5 3.3·10⁻⁶ s per iteration and n·K; E6 8.3 s and 47 MiB at the
-    quick defaults, 11.3 s and 0.46 GiB at 10 000 impossibility runs, 16.5 s and 0.18 GiB at n = 40,
-    16.4 s at 100 message runs. With other jobs on the machine, the full chapter's experiments took
-    94 and 110 s (estimate 176 s), the quick chapter's 46 to 52 s (estimate 75 s).
+    earlier quick defaults (20 message runs), 11.3 s and 0.46 GiB at 10 000 impossibility runs, 16.5 s
+    and 0.18 GiB at n = 40. Since the schedules of the tuned baseline run side by side, its 80 schedules
+    took 0.85 s at 5 message runs and 7.0 s at 50 (E6), E7's 64 schedules 3.1 to 4.2 s at 5. With
+    other jobs on the machine, the quick chapter's experiments took 22 s and its whole run, figures
+    included, 71 to 76 s (estimate 65 s); the full chapter's whole run took 139 to 180 s (estimate
+    178 s).
     """
     n, K, M = values["n_agents"], values["basis_order"], values["degree_2d"]
     K2 = (M + 1) * (M + 2) // 2
@@ -103,7 +108,8 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
         + sum(_MESSAGE_RUN_SECONDS) * messages
         + _IMPOSSIBILITY_SECONDS * n * imp
     )
-    memory = max(float(_IMPOSSIBILITY_BYTES * n * imp), 2200.0 * K2**2)
+    side_by_side = _MESSAGE_BYTES[0] + _MESSAGE_BYTES[1] * n * messages
+    memory = max(float(_IMPOSSIBILITY_BYTES * n * imp), 2200.0 * K2**2, float(side_by_side))
     return Footprint(memory=memory, seconds=seconds)
 
 
@@ -129,10 +135,11 @@ SCHEMA = Schema(
             full=4000,
         ),
         "dgd_iterations": Param(
-            integer(ge=100, le=50_000), "iterations of the distributed gradient method (E5)", default=5000
+            integer(ge=100, le=50_000), "iterations of the distributed gradient method (E5)", quick=2500,
+            full=5000,
         ),
         "message_runs": Param(
-            integer(ge=5, le=1000), "runs per schedule and ε of message perturbation (E6, E7)", quick=20,
+            integer(ge=5, le=1000), "runs per schedule and ε of message perturbation (E6, E7)", quick=5,
             full=50,
         ),
         "data_seed": Param(integer(ge=0), "seed of the agents' data, kept apart from the noise", default=0),

@@ -30,6 +30,15 @@ def _derivative_coefficients(n: int, order: int) -> NDArray[np.float64]:
     return out
 
 
+@lru_cache(maxsize=16)
+def _gauss_legendre(n_nodes: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    # legendre.leggauss(n_nodes), computed once per node count (read-only: shared by every call)
+    t, w = legendre.leggauss(n_nodes)
+    t.setflags(write=False)
+    w.setflags(write=False)
+    return t, w
+
+
 def _legvander_point(t: float, n: int) -> NDArray[np.float64]:
     """``legendre.legvander([t], n − 1)``, the same numbers, by its recurrence in Python floats.
 
@@ -116,8 +125,9 @@ class Basis1D:
         return self.tables(x, order=0)[0]
 
     def quadrature(self, n_nodes: int = 80) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Gauss–Legendre nodes and weights on ``[lo, hi]``."""
-        t, w = legendre.leggauss(n_nodes)
+        """Gauss–Legendre nodes and weights on ``[lo, hi]`` (the rule on [−1, 1] is computed once per
+        ``n_nodes``)."""
+        t, w = _gauss_legendre(int(n_nodes))
         half = (self.hi - self.lo) / 2
         return self.lo + half * (t + 1), w * half
 
@@ -125,8 +135,8 @@ class Basis1D:
         self, f: Callable[[NDArray[np.float64]], ArrayLike], n_nodes: int = 80
     ) -> NDArray[np.float64]:
         """Coefficients ``⟨f, e_k⟩`` by Gauss–Legendre quadrature (``f`` maps points ``(n,)`` to ``(n,)``)."""
-        x, w = self.quadrature(n_nodes)
-        return self.values(x).T @ (np.asarray(f(x), dtype=float) * w)
+        x, w, v = _quadrature_table(self, int(n_nodes))
+        return v.T @ (np.asarray(f(x), dtype=float) * w)
 
     def gram(self, n_nodes: int = 80) -> NDArray[np.float64]:
         """``⟨e_j, e_k⟩`` by quadrature (the identity, up to rounding)."""
@@ -218,10 +228,23 @@ class Basis2D:
         self, f: Callable[[NDArray[np.float64]], ArrayLike], n_nodes: int = 40
     ) -> NDArray[np.float64]:
         """Coefficients ``⟨f, e_k⟩`` by tensor quadrature; ``f`` maps points ``(n, 2)`` to values ``(n,)``."""
-        x, w = self.quadrature(n_nodes)
-        return self.values(x).T @ (np.asarray(f(x), dtype=float) * w)
+        x, w, v = _quadrature_table(self, int(n_nodes))
+        return v.T @ (np.asarray(f(x), dtype=float) * w)
 
     def gram(self, n_nodes: int = 40) -> NDArray[np.float64]:
         x, w = self.quadrature(n_nodes)
         v = self.values(x)
         return v.T @ (v * w[:, None])
+
+
+@lru_cache(maxsize=16)
+def _quadrature_table(
+    basis: Basis1D | Basis2D, n_nodes: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    # the quadrature's nodes, weights and the basis's values there: what every projection onto the
+    # basis starts from, computed once per (basis, n_nodes) (read-only: shared by every call)
+    x, w = basis.quadrature(n_nodes)
+    v = basis.values(x)
+    for a in (x, w, v):
+        a.setflags(write=False)
+    return x, w, v

@@ -10,6 +10,7 @@ loss after ``K`` messages is at most ``L_K = √d Δ Σ_{k<K} s_k / b_{k+1}``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 import numpy as np
@@ -17,7 +18,20 @@ from numpy.typing import NDArray
 
 from dpnet.errors import ParameterError
 
-__all__ = ["convergent_schedule", "geometric_b0", "geometric_schedule", "privacy_loss_bound", "run_messages"]
+__all__ = [
+    "convergent_schedule",
+    "geometric_b0",
+    "geometric_schedule",
+    "privacy_loss_bound",
+    "run_message_batch",
+    "run_messages",
+]
+
+#: How many noise values :func:`run_message_batch` holds at once, over the schedules it runs together
+#: (16 MiB), and how many state values those schedules hold at most (the arrays of an iteration stay in
+#: the processor's cache: larger groups are slower, not faster).
+NOISE_BLOCK = 2_000_000
+GROUP_VALUES = 16_384
 
 
 def geometric_b0(eps: float, c: float, rho_s: float, rho_eta: float, sensitivity: float, d: int = 1) -> float:
@@ -71,3 +85,77 @@ def run_messages(
         states.append(x)
         messages.append(xi)
     return np.array(states), np.array(messages)
+
+
+def run_message_batch(
+    gradients: Callable[[NDArray], NDArray], W: NDArray, lower: NDArray, upper: NDArray,
+    steps: NDArray, scales: NDArray, rng: np.random.Generator, runs: int,
+) -> NDArray[np.float64]:  # fmt: skip
+    """The final states of :func:`run_messages` for several schedules, computed side by side.
+
+    Parameters
+    ----------
+    gradients, W, lower, upper, runs
+        As for :func:`run_messages`.
+    steps, scales
+        One schedule per row: steps ``(S, K)`` and noise scales ``(S, K + 1)``.
+    rng
+        Drawn from as :func:`run_messages` would be, called on the schedules in turn: it is left in the
+        same state.
+
+    Returns
+    -------
+    ndarray
+        ``(S, runs, n, d)``: row ``s`` holds, bit for bit, ``run_messages(…, steps[s], scales[s], rng,
+        runs)[0][-1]`` with ``rng`` advanced past the schedules before ``s``.
+
+    Notes
+    -----
+    Each schedule gets its own copy of ``rng`` at the state where its noise starts; the original is
+    advanced past that noise by drawing it in blocks and discarding it. The noise of ``Lap(b)`` is drawn
+    as ``b·Lap(1)``, the same numbers (NumPy computes ``±b log u`` either way), ``NOISE_BLOCK`` values at
+    a time. Every other operation is the one of :func:`run_messages`, element by element, on arrays
+    with one more leading axis, for groups of schedules of at most ``GROUP_VALUES`` state values: a
+    group runs at about the cost of one schedule when its runs are few.
+    """
+    steps, scales = np.atleast_2d(steps), np.atleast_2d(scales)
+    S, K = steps.shape
+    shape = (runs, W.shape[0], lower.size)
+    size = int(np.prod(shape))
+    noisy = scales[:, :K] > 0
+    generators = []
+    for row in noisy:
+        generators.append(copy.deepcopy(rng))
+        left = int(row.sum()) * size
+        while left > 0:  # the values this schedule draws, skipped
+            rng.laplace(0.0, 1.0, min(left, NOISE_BLOCK))
+            left -= NOISE_BLOCK
+    group = max(1, GROUP_VALUES // size)
+    parts = [
+        _run_group(gradients, W, lower, upper, steps[g : g + group], scales[g : g + group],
+                   generators[g : g + group], shape)
+        for g in range(0, S, group)
+    ]  # fmt: skip
+    return np.concatenate(parts)
+
+
+def _run_group(
+    gradients: Callable[[NDArray], NDArray], W: NDArray, lower: NDArray, upper: NDArray,
+    steps: NDArray, scales: NDArray, generators: list[np.random.Generator], shape: tuple[int, ...],
+) -> NDArray[np.float64]:  # fmt: skip
+    S, K = steps.shape
+    noisy = scales[:, :K] > 0
+    block = max(1, NOISE_BLOCK // (S * int(np.prod(shape))))
+    x = np.zeros((S, *shape))
+    for k0 in range(0, K, block):
+        k1 = min(K, k0 + block)
+        noise = np.zeros((k1 - k0, S, *shape))
+        for s, gen in enumerate(generators):
+            rows = np.flatnonzero(noisy[s, k0:k1])
+            if rows.size:
+                noise[rows, s] = gen.laplace(0.0, 1.0, (rows.size, *shape))
+        for k in range(k0, k1):
+            xi = x + noise[k - k0] * scales[:, k, None, None, None]
+            z = W @ xi  # Σ_j w_ij ξ_j, for every schedule and run
+            x = np.clip(z - steps[:, k, None, None, None] * gradients(z), lower, upper)
+    return x

@@ -5,13 +5,14 @@ experiments E0, E6 and E7)."""
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
 from dpnet.funcpert.basis import Basis2D
 from dpnet.funcpert.mechanism import vq_norm
-from dpnet.funcpert.message import geometric_b0, geometric_schedule, run_messages
+from dpnet.funcpert.message import geometric_b0, geometric_schedule, run_message_batch, run_messages
 from dpnet.funcpert.problems import Problem
 
 __all__ = [
@@ -79,49 +80,64 @@ def tuned_message_errors(
     """Mean final error ``|x̄(K) − x*|`` of every geometric schedule of the book's grid, at every ε.
 
     ``ρ_η`` takes the two values a third and two thirds of the way from ``ρ_s`` to 1; ``b₀`` gives total
-    loss ε (``inf``: no noise). One record per (schedule, ε).
+    loss ε (``inf``: no noise). One record per (schedule, ε). The schedules run side by side
+    (:func:`~dpnet.funcpert.message.run_message_batch`): the numbers of running them one after another.
     """
-    rows = []
+    grid, schedules = [], []
     d = problem.dim
     for c, rho_s in itertools.product(cs, rho_s_values):
         for rho_eta in (rho_s + (1 - rho_s) / 3, rho_s + 2 * (1 - rho_s) / 3):
             for eps in eps_values:
                 b0 = 0.0 if np.isinf(eps) else geometric_b0(eps, c, rho_s, rho_eta, sensitivity, d)
-                steps, scales = geometric_schedule(iterations, c, rho_s, rho_eta, b0)
-                states, _ = run_messages(
-                    problem.gradients, W, problem.lower, problem.upper, steps, scales, rng, runs
-                )
-                err = np.linalg.norm(states[-1].mean(axis=1) - problem.x_star, axis=-1)
-                rows.append(
-                    {
-                        "c": c,
-                        "rho_s": rho_s,
-                        "rho_eta": rho_eta,
-                        "eps": float(eps),
-                        "error": float(err.mean()),
-                    }
-                )
+                grid.append((c, rho_s, rho_eta, float(eps)))
+                schedules.append(geometric_schedule(iterations, c, rho_s, rho_eta, b0))
+    steps, scales = (np.array(part) for part in zip(*schedules, strict=True))
+    final = run_message_batch(problem.gradients, W, problem.lower, problem.upper, steps, scales, rng, runs)
+    rows = []
+    for (c, rho_s, rho_eta, eps), states in zip(grid, final, strict=True):
+        err = np.linalg.norm(states.mean(axis=1) - problem.x_star, axis=-1)
+        rows.append({"c": c, "rho_s": rho_s, "rho_eta": rho_eta, "eps": eps, "error": float(err.mean())})
     return rows
 
 
 def record_sensitivities(basis: Basis2D, q: float, lam: float = 0.1, grid: int = 5) -> dict[str, float]:
     """Largest change of one record's loss over pairs of records ``(a, b)``, ``a`` on a ``grid × grid``
     lattice of ``[0, 1]²`` and ``b = ±1`` (the ``λ`` term cancels): in the V_q norm, in L², and the
-    largest gradient difference over the box (Huang's record-level Δ, on a 41 × 41 grid)."""
+    largest gradient difference over the box (Huang's record-level Δ, on a 41 × 41 grid).
+
+    The differences of the records' coefficients and the gradient gap depend on the basis and the lattice
+    only, not on ``q``: they are computed once per ``(basis, grid)`` and kept (a few bases at most).
+    """
+    diff = _record_differences(basis, int(grid))
+    return {"vq": float(np.max(vq_norm(diff, q))), "l2": float(np.max(np.linalg.norm(diff, axis=1))),
+            "gradient": _record_gradient_gap(float(basis.R), int(grid))}  # fmt: skip
+
+
+def _records(grid: int) -> list[tuple[NDArray[np.float64], float]]:
     axis = np.linspace(0.0, 1.0, grid)
-    records = [(np.array([u, v]), b) for u in axis for v in axis for b in (-1.0, 1.0)]
+    return [(np.array([u, v]), b) for u in axis for v in axis for b in (-1.0, 1.0)]
+
+
+@lru_cache(maxsize=8)
+def _record_differences(basis: Basis2D, grid: int) -> NDArray[np.float64]:
+    # coefficients of ℓ(·; a, b) − ℓ(·; a', b') for every pair of records (read-only: shared)
+    records = _records(grid)
     coeffs = np.array(
         [basis.project(lambda x, a=a, b=b: np.logaddexp(0.0, -b * (x @ a))) for a, b in records]
     )
     i, j = np.triu_indices(len(records), 1)
     diff = coeffs[i] - coeffs[j]
-    box = np.linspace(-basis.R, basis.R, 41)
+    diff.setflags(write=False)
+    return diff
+
+
+@lru_cache(maxsize=8)
+def _record_gradient_gap(R: float, grid: int) -> float:
+    records = _records(grid)
+    i, j = np.triu_indices(len(records), 1)
+    box = np.linspace(-R, R, 41)
     pts = np.array([(u, v) for u in box for v in box])
     grads = np.array(
         [(-b / (1 + np.exp(b * (pts @ a))))[:, None] * a for a, b in records]
     )  # (records, pts, 2)
-    grad_gap = max(
-        float(np.max(np.linalg.norm(grads[k] - grads[m], axis=-1))) for k, m in zip(i, j, strict=True)
-    )
-    return {"vq": float(np.max(vq_norm(diff, q))), "l2": float(np.max(np.linalg.norm(diff, axis=1))),
-            "gradient": grad_gap}  # fmt: skip
+    return max(float(np.max(np.linalg.norm(grads[k] - grads[m], axis=-1))) for k, m in zip(i, j, strict=True))
