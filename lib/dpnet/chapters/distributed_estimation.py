@@ -90,24 +90,15 @@ def _datasets() -> ValueCheck:
     return ValueCheck(f"one of {est.DATASETS} or a list of them", convert)
 
 
-def _paper_or_integer(*, ge: int, le: int) -> ValueCheck:
-    """The string ``"paper"`` (the paper's value) or an integer within bounds."""
+def _word_or_integer(word: str, *, ge: int, le: int) -> ValueCheck:
+    """The string ``word`` (``"paper"``: the paper's value; ``"all"``: every one) or an integer within
+    bounds."""
     number = integer(ge=ge, le=le)
 
     def convert(value: Any) -> Any:
-        return value if value == "paper" else number.convert(value)
+        return value if value == word else number.convert(value)
 
-    return ValueCheck(f"'paper' or {number.describe}", convert)
-
-
-def _all_or_integer(*, ge: int, le: int) -> ValueCheck:
-    """The string ``"all"`` or an integer within bounds."""
-    number = integer(ge=ge, le=le)
-
-    def convert(value: Any) -> Any:
-        return value if value == "all" else number.convert(value)
-
-    return ValueCheck(f"'all' or {number.describe}", convert)
+    return ValueCheck(f"{word!r} or {number.describe}", convert)
 
 
 #: Measured costs on this 2-core machine (one core), see :func:`_footprint`.
@@ -123,9 +114,15 @@ _FIXED_SECONDS = 20.0  # kernel, imports, the other figures
 _SWEEP_RUNS, _PATH_RUNS, _DRAWINGS = 4, 8, 6
 
 
+def _drawn_every(n: int, drawn: int | str | None) -> int:
+    """Every how many of ``n`` agents a sample-path panel draws one, to draw at most ``drawn`` of them
+    (``"all"`` or None: every agent)."""
+    return 1 if drawn is None or drawn == "all" else -(-n // int(drawn))
+
+
 def _drawn_agents(n: int, drawn: int | str) -> int:
     """How many of ``n`` agents :meth:`SamplePaths.figure` draws when it draws at most ``drawn``."""
-    return n if drawn == "all" else -(-n // -(-n // int(drawn)))
+    return -(-n // _drawn_every(n, drawn))
 
 
 def _footprint(values: Mapping[str, Any]) -> Footprint:
@@ -161,7 +158,7 @@ def _footprint(values: Mapping[str, Any]) -> Footprint:
     panel of sample paths took 1.2–1.5 s to draw (all 4941 US agents over 101 rounds, or all 969
     households over 1097), so that drawing every agent's path costs about 70 s of a run, 250 agents
     about 12 s. At the quick defaults (250 agents drawn) the whole chapter took 164–170 s under load
-    (estimate 132 s), against 306 s under the same load before.
+    (estimate 132 s).
     """
     names = [values["dataset"]] if isinstance(values["dataset"], str) else list(values["dataset"])
     sizes = {"us_power_grid": est.datasets.US_GRID, "german_households": est.datasets.GERMAN}
@@ -206,7 +203,7 @@ SCHEMA = Schema(
             default=list(ref.FIG7_EPS), paper=AS_DEFAULT,
         ),
         "horizon": Param(
-            _paper_or_integer(ge=2, le=20_000),
+            _word_or_integer("paper", ge=2, le=20_000),
             "rounds T ('paper': 100 on the US grid, 1096 on the German households)", default="paper",
             paper=AS_DEFAULT,
         ),
@@ -226,7 +223,7 @@ SCHEMA = Schema(
         "data_seed": Param(integer(ge=0), "seed of the synthetic signals, apart from the noise", default=0),
         "n_mc": Param(integer(ge=100, le=100_000), "runs of the exact-moment check", quick=1000, full=2000),
         "paths_drawn": Param(
-            _all_or_integer(ge=1, le=100_000),
+            _word_or_integer("all", ge=1, le=100_000),
             "agents whose paths Figures 3–6 draw, evenly spaced ('all': every agent)", quick=250, full="all",
         ),
     },
@@ -579,8 +576,7 @@ class SamplePaths:
 
     def drawn_every(self, name: str) -> int:
         """Every how many agents :meth:`figure` draws a path of ``name`` (1: every agent)."""
-        n = self.runs[name, self.calibrations[0]].nonprivate.shape[1]
-        return 1 if self.drawn is None else -(-n // self.drawn)
+        return _drawn_every(self.runs[name, self.calibrations[0]].nonprivate.shape[1], self.drawn)
 
     @property
     def deviations(self) -> tuple[tuple[str, str, str], ...]:

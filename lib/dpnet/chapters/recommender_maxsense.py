@@ -99,9 +99,8 @@ def _footprint(v: Mapping[str, Any]) -> Footprint:
     of the largest ``N × N`` matrix (the matrix, its float copy and LAPACK's workspace).
 
     Calibrated on this 2-core machine (one core): a recovery of Pairwise-Preference took 3.5, 11.5 and
-    49 ms at N = 100, 200 and 400 (6, 16 and 55 ms before its k-means iterated its ten starts together,
-    which measured 0.59, 0.72 and 0.89 times as long), one of MaxSense 0.5 ms, one exact w-subset recovery
-    at N = 50 5 ms, and the per-user Multi-MaxSense simulator 80 ns per item of a user's chosen blocks.
+    49 ms at N = 100, 200 and 400, one of MaxSense 0.5 ms, one exact w-subset recovery at N = 50 5 ms,
+    and the per-user Multi-MaxSense simulator 80 ns per item of a user's chosen blocks.
     """
     mode, pp_trials, trials = v["mode"], v["pp_trials"], v["trials"]
     ms_points, exact_points = E4_GRID[2], E4_EXACT_GRID[2]
