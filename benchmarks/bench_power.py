@@ -36,7 +36,7 @@ def main() -> None:
     full = schema("power-tradeoff").params
     samples, runs = full["mc_samples"].default_for("full"), full["mc_repeats"].default_for("full")
     eps = np.linspace(0, 5, 100)
-    n, p = reference.FIG1_N, reference.FIG1_P
+    n, p = reference.dilemma.FIG1_N, reference.dilemma.FIG1_P
 
     def heat_maps(repeats: int) -> None:
         power.laplace_power_grid(n, p, eps, 0.05, samples, stream=Stream(0, ()), repeats=repeats, n_jobs=1)

@@ -29,7 +29,7 @@ def public_modules(lib: Path) -> set[str]:
 
 def documented_modules(pages: Path) -> list[str]:
     """The modules named by an ``automodule`` directive of the API pages, once per mention."""
-    return [name for page in sorted(pages.glob("*.md")) for name in AUTOMODULE.findall(page.read_text())]
+    return [name for page in sorted(pages.rglob("*.md")) for name in AUTOMODULE.findall(page.read_text())]
 
 
 def reference_problems(lib: Path, pages: Path) -> list[str]:

@@ -158,7 +158,7 @@ def test_quick_build_of_the_whole_book(quick_book: QuickBook, monkeypatch: pytes
         missing = [key for key in keys.split() if key not in chapter_metrics[cid]]
         assert not missing, f"{cid} lacks the metrics {missing}"
     metrics = chapter_metrics["power-tradeoff"]
-    published = [list(row) for row in reference.FIG1_RR_CRITICAL_BUDGET]
+    published = [list(row) for row in reference.dilemma.FIG1_RR_CRITICAL_BUDGET]
     assert [[round(v, 2) for v in row] for row in metrics["rr_critical_budget"]] == published
     checks = [c for item in metrics["reproduction"].values() for c in item["checks"]]
     assert checks and all(c["passed"] for c in checks), [c for c in checks if not c["passed"]]

@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = STAND_IN.replace("TITLE", "Stand-in for CID")
 #: Two checks pass, one fails, one is undefined for the run's parameters.
 CHECKS = (
-    'results.checks("p003-fig1", [("holds", True, ""), ("holds too", True, ""), ("fails", False, ""), '
-    '("undefined here", None, "")])'
+    "from dpnet.results import Check\n"
+    'results.checks("p003-fig1", [Check("holds", True, name="a"), Check("holds too", True, name="b"), '
+    'Check("fails", False, name="c"), Check("undefined here", None, name="d")])'
 )
 FILES = {"power-tradeoff": "01_power_tradeoff", "online-learning": "05_online_learning"}
 

@@ -56,7 +56,11 @@ def test_fingerprint_follows_the_modules_a_chapter_imports(library_copy: Path) -
     assert book.fingerprint(chapter, {"mode": "quick"}) != before, "an edit of a used module went unseen"
 
 
-def test_the_chapters_own_module_counts() -> None:
+def test_the_chapters_own_package_counts_with_every_item_module() -> None:
+    """A chapter's fingerprint covers its package, each item module and what they share, and no other
+    chapter's package."""
     files = book._library_files(book.get_chapter("functional-perturbation"))
-    assert LIB / "chapters" / "functional_perturbation.py" in files
-    assert LIB / "chapters" / "power_tradeoff.py" not in files
+    package = LIB / "chapters" / "functional_perturbation"
+    assert {package / "__init__.py", package / "_common.py", package / "p004_e6.py"} <= set(files)
+    assert set(package.glob("*.py")) <= set(files)
+    assert not any(f.is_relative_to(LIB / "chapters" / "power_tradeoff") for f in files)

@@ -4,12 +4,10 @@ noise, the two datasets and the error-against-ε table."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import networkx as nx
 import numpy as np
 import pandas as pd
@@ -18,8 +16,6 @@ from scipy import integrate, sparse, stats
 from scipy.sparse import linalg as sla
 
 from dpnet import networks, reference
-from dpnet.chapters import distributed_estimation as chapter
-from dpnet.chapters import resolve
 from dpnet.errors import DataError, ParameterError
 from dpnet.estimation import (
     ALGORITHMS,
@@ -55,7 +51,6 @@ from dpnet.estimation import (
     us_power_grid,
 )
 from dpnet.estimation.dynamics import step
-from dpnet.sweep import Stream
 
 DELTA = 0.01
 TWO_LN_200_OVER_E = 2 * math.log(2 / DELTA) / math.e  # S*(1) at ε = 1, δ = 0.01 (eq. 11): 3.89828
@@ -1193,144 +1188,10 @@ def test_figure7_rows_obey_the_triangle_inequality(calibration: str) -> None:
 def test_german_stand_in_follows_the_published_law_and_a_shifted_law_does_not() -> None:
     """The stand-in refits to the paper's log-normal law (μ = 1.67, σ = 1.04) within 0.005; a stand-in drawn
     0.01 off in μ or σ is caught (an identity of the generator: tested here, not reported as a check)."""
-    mu, sigma = reference.GERMAN_LAW
+    mu, sigma = reference.estimation.GERMAN_LAW
     data = german_households(np.random.default_rng(0))
     assert lognormal_fit(data.signals) == pytest.approx((mu, sigma), abs=0.005)
     rng = np.random.default_rng(0)
     for shifted in ((mu + 0.01, sigma), (mu, sigma + 0.01)):
         fit = lognormal_fit(np.exp(rng.normal(*shifted, size=data.signals.shape)))
         assert fit != pytest.approx((mu, sigma), abs=0.005)
-
-
-# --------------------------------------------------------------------------------------------------
-# the chapter layer (dpnet.chapters.distributed_estimation)
-# --------------------------------------------------------------------------------------------------
-
-#: The checks each item records in every run, under fixed names: the chapter's badges point at them.
-CHECK_NAMES = {
-    "p001-fig2": {f"{d}-{k}" for d in ("us", "german") for k in ("size", "beta-star", "a-max")}
-    | {"us-lambda-n"},
-    "p001-table1": {f"alg{k}-{q}" for k in (3, 4, 5) for q in ("cop", "cod", "bound")},
-    "p001-fig3": {"german-rate"},
-    "p001-fig4": {"us-cost-of-privacy", "us-total-error", "us-network-costlier", "us-noise-from-weights",
-                  "us-privacy-dominates", "german-noise-from-sensitivity", "german-privacy-dominates"},
-    "p001-fig5": {f"{d}-{q}-{w}" for d in ("us", "german") for q in ("without-dp", "with-dp")
-                  for w in ("early", "late")},
-    "p001-fig6": {f"{d}-{q}-last-decade" for d in ("us", "german") for q in ("without-dp", "with-dp")}
-    | {"us-ol-s-without-dp", "us-ol-n-without-dp", "us-mvue-without-dp", "us-ordering"},
-    "p001-fig7": {f"slope-{d}-{c}-{m}" for d in ("us", "german") for c in ("paper", "code")
-                  for m in ("mvue-s", "mvue-n", "ol-s", "ol-n")}
-    | {f"decreasing-us-{c}-{m}" for c in ("paper", "code") for m in ("mvue-s", "mvue-n", "ol-s", "ol-n")}
-    | {"us-ol-n-values", "us-mvue-n-values", "us-mvue-s-negligible", "us-ol-s-negligible", "us-mvue-s-first",
-       "us-ol-s-first", "us-network-factor", "german-ol-s-value", "german-ol-n-value"},
-}  # fmt: skip
-
-
-def test_chapter_defaults_are_the_paper_setting_and_the_published_streams() -> None:
-    """Every default is the paper's (or the published figure's) value, and the named streams keep the
-    integer keys that seeded the published runs, so naming them changed no draw."""
-    P = resolve("distributed-estimation", {})
-    assert P.is_paper() and P.seed == 20230801 and P.data_seed == 0 and P.n_mc == 1000
-    assert P.dataset == list(DATASETS) and P.eps_values == list(reference.FIG7_EPS)
-    assert resolve("distributed-estimation", {"mode": "full"}).n_mc == 2000
-    keys = {"p001-fig2-layout": (700, 0), "p001-table1": (701, 0), "p001-fig3": (702, 0),
-            "p001-fig4": (702, 1), "p001-fig5": (702, 2), "p001-fig6": (702, 3), "naive-noise": (703, 0),
-            "p001-fig7": (704,)}  # fmt: skip
-    for name, key in keys.items():
-        assert P.stream(name) == Stream(20230801, key, name)
-    assert chapter.signal_stream(P, "us_power_grid") == Stream(0, (1,), "signals/us_power_grid")
-    assert chapter.signal_stream(P, "german_households").key == (2,)
-    assert not resolve("distributed-estimation", {"horizon": 50}).is_paper("horizon")
-
-
-@pytest.fixture(scope="module")
-def german_run():
-    """The chapter's experiments on the German households alone, 30 rounds, a small ε grid."""
-    values = {"dataset": "german_households", "horizon": 30, "eps_values": [0.5, 1.0, 2.0], "n_draws": 2,
-              "n_mc": 100}  # fmt: skip
-    P = resolve("distributed-estimation", values)
-    nets = chapter.networks(P)
-    fig3 = chapter.mvue_signal(P, nets)
-    fig5 = chapter.online_signal(P, nets)
-    return {
-        "P": P, "nets": nets, "p001-table1": chapter.moment_study(P), "p001-fig3": fig3,
-        "p001-fig4": chapter.mvue_network(P, nets, fig3), "p001-fig5": fig5,
-        "p001-fig6": chapter.online_network(P, nets, fig3, chapter.online_signal(P, nets)),
-        "p001-fig7": chapter.error_vs_budget(P, nets),
-    }  # fmt: skip
-
-
-def test_quick_figures_draw_evenly_spaced_agents_and_full_every_agent(german_run) -> None:
-    """``paths_drawn`` caps the agents a sample-path figure draws (quick: 250, evenly spaced, named in the
-    panel title); full mode draws every agent; the footprint counts the same agents."""
-    fig3 = german_run["p001-fig3"]
-    assert german_run["P"].paths_drawn == 250
-    assert resolve("distributed-estimation", {"mode": "full"}).paths_drawn == "all"
-    k = fig3.drawn_every("german_households")
-    assert k == 4 and len(range(0, 969, k)) == chapter._drawn_agents(969, 250) <= 250
-    assert chapter._drawn_agents(969, "all") == 969 and chapter._drawn_agents(969, 5000) == 969
-    assert dataclasses.replace(fig3, drawn=None).drawn_every("german_households") == 1
-    figure = fig3.figure()
-    assert figure.axes[0].get_title().endswith("without DP (1 in 4)")
-    assert len(figure.axes[0].collections[0].get_segments()) == len(range(0, 969, 4))
-    plt.close(figure)
-
-
-def test_every_badged_check_is_recorded_even_without_a_dataset(german_run) -> None:
-    """Without the US grid every check is still recorded under its name (undefined for the US); off the
-    paper's horizon the items are not on the paper's setting, and no published value is compared."""
-    outcomes = {
-        "p001-fig2": german_run["nets"],
-        **{k: v for k, v in german_run.items() if k.startswith("p001")},
-    }
-    for item, names in CHECK_NAMES.items():
-        checks = outcomes[item].checks[item]
-        assert {c.name for c in checks} == names, item
-        assert len(checks) == len(names), item
-        for c in checks:
-            if c.name.startswith("us-") or "-us-" in c.name:
-                assert c.passed is None and c.detail.startswith("undefined"), (item, c)
-    for item in ("p001-fig3", "p001-fig4", "p001-fig5", "p001-fig6", "p001-fig7"):
-        assert outcomes[item].paper_setting is False
-    verdicts = {c.name: c.passed for c in outcomes["p001-fig5"].checks["p001-fig5"]}
-    assert verdicts["german-without-dp-late"] is None  # 30 rounds do not reach t = 1000
-    assert verdicts["german-without-dp-early"] is not None
-    assert {c.name: c.passed for c in outcomes["p001-fig7"].checks["p001-fig7"]}["german-ol-s-value"] is None
-
-
-def test_both_calibrations_see_the_same_unit_noise(german_run) -> None:
-    """Two generators of a figure's stream give the same draws: the text's Signal-DP noise is the code's
-    divided by ε, run for run, so the MVUE's cost of privacy scales by exactly 1/ε."""
-    fig3 = german_run["p001-fig3"]
-    eps = np.array(fig3.eps["german_households"])  # (1, 10)
-    paper = fig3.final("german_households", "paper")[1]
-    code = fig3.final("german_households", "authors_code")[1]
-    np.testing.assert_allclose(paper, code / eps, rtol=1e-12)
-    # Figure 7: at ε = 1 the calibrations coincide, so the two columns agree exactly
-    s = german_run["p001-fig7"].summary
-    at_one = s[s.eps == 1.0].pivot(index="mechanism", columns="calibration", values="cop_mean")
-    np.testing.assert_array_equal(at_one["paper"], at_one["authors_code"])
-
-
-def test_figure7_streams_follow_the_dataset_not_its_position(german_run) -> None:
-    """The German households keep their published streams (704, 4..7) when the run leaves the US grid out."""
-    P, nets = german_run["P"], german_run["nets"]
-    rngs = [P.stream("p001-fig7").child(4 + k).rng() for k in range(4)]
-    mechanisms = ["MVUE-S", "MVUE-N", "OL-S", "OL-N"]
-    data = nets.data["german_households"]
-    table = error_vs_epsilon(data, mechanisms, P.eps_values, rngs, delta=P.delta, calibration="paper",
-                             n_draws=P.n_draws)  # fmt: skip
-    runs = german_run["p001-fig7"].runs
-    mine = runs[runs.calibration == "paper"].reset_index(drop=True)
-    np.testing.assert_array_equal(mine["cop"], table["cop"])
-
-
-def test_figure4_checks_on_a_short_german_run(german_run) -> None:
-    """On the German households the smooth sensitivity sets the noise of almost every household, and
-    privacy, not decentralisation, limits the accuracy after 30 rounds."""
-    fig4 = german_run["p001-fig4"]
-    verdicts = {c.name: c.passed for c in fig4.checks["p001-fig4"]}
-    assert verdicts["german-noise-from-sensitivity"] and verdicts["german-privacy-dominates"]
-    cod, cop, te = fig4.final("german_households")
-    assert cop[0] > cod > 0 and te[0] > 0
-    assert np.isnan(fig4.final("us_power_grid")[0])

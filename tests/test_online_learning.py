@@ -1,5 +1,6 @@
-"""Online learning (paper 003 §4.3, §11; 000 §3.4): synthetic streams, limit, horizon, identification,
-clinical streams and the published checks of Figs 14.1(c) and 14.6."""
+"""Online learning (paper 003 §4.3, §11; 000 §3.4): synthetic streams, limit, horizon, identification and
+clinical streams. The published checks of Figs 14.1(c) and 14.6 and §4.3, and the chapter's parameters,
+are tested with Chapter 5's items (``tests/chapters/test_p003_*.py``, ``test_chapter_online_learning.py``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from scipy import special
 from dpnet import inference as inf
 from dpnet import networks, reference
 from dpnet import survival as sv
-from dpnet.chapters import resolve, schema
 from dpnet.errors import ParameterError
 from dpnet.inference.signals import BLOCK
 
@@ -212,10 +212,13 @@ def test_actg_stream_limits_are_pinned(actg: pd.DataFrame) -> None:
     out = {}
     for v in ("paper", "as_published"):
         stream = sv.period_loglik(ddi.x, ddi.time, ddi.event, centres, states, period_length=10, variant=v)
-        assert stream.shape[0] == reference.ACTG_PERIODS
+        assert stream.shape[0] == reference.online.ACTG_PERIODS
         out[v] = inf.time_averaged_ratios(inf.online_log_ratios(stream, A))[-1, :, 1]
     np.testing.assert_allclose(out["paper"], -0.011548, atol=5e-6)
-    assert np.all(np.abs(out["as_published"] - reference.FIG141C_LIMIT) <= reference.FIG141C_LIMIT_TOLERANCE)
+    assert np.all(
+        np.abs(out["as_published"] - reference.online.FIG141C_LIMIT)
+        <= reference.online.FIG141C_LIMIT_TOLERANCE
+    )
     assert out["as_published"].min() >= 0.439 and out["as_published"].max() <= 0.444
 
 
@@ -228,68 +231,7 @@ def test_cancer_stream_needs_the_notebooks_tie_order(samstein: pd.DataFrame) -> 
     for ties in ("row", "x_desc"):
         stream = sv.period_loglik(cohort.x, cohort.time, cohort.event, centres, states, period_length=1,
                                   variant="as_published", ties=ties)  # fmt: skip
-        assert stream.shape[0] == reference.CANCER_PERIODS
+        assert stream.shape[0] == reference.online.CANCER_PERIODS
         limit[ties] = float(inf.time_averaged_ratios(inf.online_log_ratios(stream, A))[-1, :, 1].mean())
-    assert abs(limit["x_desc"] - reference.FIG146_LIMIT) <= reference.FIG146_LIMIT_TOLERANCE
-    assert abs(limit["row"] - reference.FIG146_LIMIT) > 5  # row order is about half of it
-
-
-# -- published checks and parameters ---------------------------------------------------------------------
-
-
-def test_published_checks_can_fail() -> None:
-    good = reference.figure14_1c_checks(124, [0.441, 0.440], 0.95, 100, published=True)
-    assert all(c.passed for c in good)
-    bad = reference.figure14_1c_checks(123, [0.441, -0.0115], 0.4, 100, published=True)
-    assert not any(c.passed for c in bad)
-    six = reference.figure14_6_checks(81, -16.96, -25.8, 0.49, 100, published=True)
-    assert [c.passed for c in six] == [True, True, False, True]
-    six = reference.figure14_6_checks(80, -8.7, 3.0, 0.99, 100, published=True)
-    assert [c.passed for c in six] == [False, False, True, False]
-
-
-def test_off_the_published_setting_only_the_notebook_values_are_undefined() -> None:
-    """The periods and the as-published limit are values of the authors' run: off its setting they are
-    undefined; the claims (agreement, the paper's limit, a disagreement that is no rare draw) are decided."""
-    one = reference.figure14_1c_checks(124, [0.441, 0.440], 0.95, 100, published=False)
-    assert [c.passed for c in one] == [None, None, True]
-    assert all(c.detail.startswith("undefined") for c in one[:2])
-    six = reference.figure14_6_checks(80, -8.7, 3.0, 0.99, 100, published=False)
-    assert [c.passed for c in six] == [None, None, True, False]
-
-
-def test_section43_checks_can_fail() -> None:
-    prob = np.array([[0.3, 0.6, 0.95], [0.2, 0.4, 0.8]])
-    se = np.full_like(prob, 0.01)
-    common = dict(limit_T=100, prob=prob, se=se, times=[1, 10, 100], labels=["1", "0.5"], n_agents=10,
-                  n_reps=100, eta=0.05)  # fmt: skip
-    at = {"1": (0.95, 0.01)}
-    good = reference.section43_checks(limit_gap=0.005, limit_se=0.001, at_horizon=at, **common)
-    assert all(c.passed for c in good)
-    worse = prob.copy()
-    worse[1, 2] = 0.3  # a drop of 0.1 at ε = 0.5
-    bad = reference.section43_checks(limit_gap=0.02, limit_se=0.001, at_horizon={"0.5": (0.85, 0.01)},
-                                     **{**common, "prob": worse})  # fmt: skip
-    assert not any(c.passed for c in bad)
-    assert reference.below_guarantee(0.85, 0.02, 0.05) and not reference.below_guarantee(0.88, 0.02, 0.05)
-
-
-def _defaults(**over):
-    values = {name: None for name in schema("online-learning").params}
-    values.update(mode="quick", seed=1, n_agents=10, n_states=3, signal_shift=0.3, gaussian_shift=2.0,
-                  graph="complete", graphs=["complete", "star"], arrival_rate=1.0, arrival_rates=[1.0, 0.5],
-                  eps_values=[0.5, 1.0], eps_compare=1.0, eta=0.05, n_centers=5, eps=1.0, period_days=10,
-                  period_months=1)  # fmt: skip
-    values.update(over)
-    return values
-
-
-def test_schema_names_bad_graphs() -> None:
-    assert resolve("online-learning", _defaults())["horizon"] == 2000
-    with pytest.raises(ParameterError, match="even length"):
-        resolve("online-learning", _defaults(graphs=["cycle"]))
-    assert resolve("online-learning", _defaults(graphs=["cycle"], n_agents=11))["n_agents"] == 11
-    with pytest.raises(ParameterError, match="n_agents must be at least"):
-        resolve("online-learning", _defaults(n_agents=3, n_states=6))
-    with pytest.raises(ParameterError, match="signal_shift"):
-        resolve("online-learning", _defaults(signal_shift=0.5))
+    assert abs(limit["x_desc"] - reference.online.FIG146_LIMIT) <= reference.online.FIG146_LIMIT_TOLERANCE
+    assert abs(limit["row"] - reference.online.FIG146_LIMIT) > 5  # row order is about half of it

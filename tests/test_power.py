@@ -64,29 +64,29 @@ def test_rr_threshold_is_a_level_alpha_test() -> None:
 
 def test_rr_power_is_monotone_in_eps() -> None:
     fine = np.linspace(0, 5, 20001)
-    for n in reference.FIG1_N:
-        for p in reference.FIG1_P:
+    for n in reference.dilemma.FIG1_N:
+        for p in reference.dilemma.FIG1_P:
             assert np.all(np.diff(power.rr_power(n, p, fine, 0.05)) >= -1e-12)
 
 
 def test_rr_critical_budget_grid_equals_published_heatmap() -> None:
-    rr = power.rr_power_grid(reference.FIG1_N, reference.FIG1_P, GRID, 0.05)
-    table = power.critical_budget_table(GRID, rr, reference.FIG1_P, 0.05)
-    np.testing.assert_array_equal(np.round(table, 2), np.array(reference.FIG1_RR_CRITICAL_BUDGET))
+    rr = power.rr_power_grid(reference.dilemma.FIG1_N, reference.dilemma.FIG1_P, GRID, 0.05)
+    table = power.critical_budget_table(GRID, rr, reference.dilemma.FIG1_P, 0.05)
+    np.testing.assert_array_equal(np.round(table, 2), np.array(reference.dilemma.FIG1_RR_CRITICAL_BUDGET))
     assert np.all(np.isin(table, GRID))  # values are grid points, e.g. 0.3535 printed as 0.35
 
 
 def test_rr_critical_budget_inf_is_the_crossing() -> None:
-    stars = power.rr_critical_budget_inf_grid(reference.FIG1_N, reference.FIG1_P, 0.05)
-    assert stars.shape == (len(reference.FIG1_N), len(reference.FIG1_P))
-    for i, n in enumerate(reference.FIG1_N):
-        for j, p in enumerate(reference.FIG1_P):
+    stars = power.rr_critical_budget_inf_grid(reference.dilemma.FIG1_N, reference.dilemma.FIG1_P, 0.05)
+    assert stars.shape == (len(reference.dilemma.FIG1_N), len(reference.dilemma.FIG1_P))
+    for i, n in enumerate(reference.dilemma.FIG1_N):
+        for j, p in enumerate(reference.dilemma.FIG1_P):
             star = stars[i, j]
             assert star == power.rr_critical_budget_inf(n, p, 0.05)
             target = power.individual_power(p, 0.05)
             assert power.rr_power(n, p, star, 0.05) >= target
             assert power.rr_power(n, p, star - 1e-8, 0.05) < target
-    assert np.all(stars < reference.CLAIMED_MAX_CRITICAL_BUDGET)  # the paper's claim
+    assert np.all(stars < reference.dilemma.CLAIMED_MAX_CRITICAL_BUDGET)  # the paper's claim
 
 
 def test_the_grid_bisects_every_cell_as_the_scalar_bisection_does() -> None:
@@ -113,7 +113,7 @@ def test_rr_critical_budget_inf_matches_an_independent_fine_grid() -> None:
             [0.144, 0.156, 0.154, 0.194],
         ]
     )
-    stars = power.rr_critical_budget_inf_grid(reference.FIG1_N, reference.FIG1_P, 0.05)
+    stars = power.rr_critical_budget_inf_grid(reference.dilemma.FIG1_N, reference.dilemma.FIG1_P, 0.05)
     assert np.all(stars <= fine_grid + 1e-12)
     assert np.all(fine_grid - stars < 1e-3)
 
@@ -198,92 +198,15 @@ def test_as_published_power_matches_independent_runs(n: int, grid_index: int, re
 def test_laplace_as_published_matches_paper_figure2(seed: int) -> None:
     """One run (5000 + 5000 draws) lands within ±0.15 of the printed heat map (flat cell excepted)."""
     grid = power.laplace_power_grid(
-        reference.FIG1_N, reference.FIG1_P, GRID, 0.05, 5000, stream=Stream(seed, ())
+        reference.dilemma.FIG1_N, reference.dilemma.FIG1_P, GRID, 0.05, 5000, stream=Stream(seed, ())
     )
-    table = power.critical_budget_table(GRID, grid["as_published"][0][0], reference.FIG1_P, 0.05)
-    assert reference.figure2_gap(table).max() <= reference.FIG2_TOLERANCE  # flat cell excluded
-    paper = power.critical_budget_table(GRID, grid["paper"][0][0], reference.FIG1_P, 0.05)
-    assert np.all(table < reference.CLAIMED_MAX_CRITICAL_BUDGET)
-    assert np.all(paper < reference.CLAIMED_MAX_CRITICAL_BUDGET)
-
-
-def _figure1_tables() -> tuple[np.ndarray, np.ndarray]:
-    rr = power.rr_power_grid(reference.FIG1_N, reference.FIG1_P, GRID, 0.05)
-    grid = power.critical_budget_table(GRID, rr, reference.FIG1_P, 0.05)
-    return grid, power.rr_critical_budget_inf_grid(reference.FIG1_N, reference.FIG1_P, 0.05)
-
-
-def _perturbed(table: np.ndarray, cell: tuple[int, int], value: float) -> np.ndarray:
-    out = np.array(table, dtype=float)
-    out[cell] = value
-    return out
-
-
-def _fig1(grid: np.ndarray, exact: np.ndarray, n: tuple[int, ...] = reference.FIG1_N) -> list[bool | None]:
-    return [c.passed for c in reference.figure1_checks(grid, exact, n, published=True)]
-
-
-def test_figure1_checks_pass_on_the_exact_tables_and_fail_on_perturbed_ones() -> None:
-    grid, exact = _figure1_tables()
-    assert _fig1(grid, exact) == [True] * 4
-    names = [c.name for c in reference.figure1_checks(grid, exact, reference.FIG1_N, published=True)]
-    assert names == ["heat-map", "below-one", "below-one-exact", "decreasing-in-n"]
-    perturbed = {
-        0: (_perturbed(grid, (1, 1), grid[1, 1] + GRID[1]), exact),  # one cell one grid step off
-        1: (_perturbed(grid, (0, 3), 1.2), exact),  # a grid ε* above 1
-        2: (grid, _perturbed(exact, (2, 2), 1.0)),  # an exact ε* of 1
-        3: (_perturbed(grid, (3, 0), grid[0, 0] + GRID[1]), exact),  # n = 100 above n = 25
-    }
-    for failing, tables in perturbed.items():
-        passed = _fig1(*tables)
-        assert not passed[failing], (failing, passed)
-
-
-def test_figure1_claims_off_the_paper_setting() -> None:
-    """Off the paper's grid only the general claims run; one n leaves the trend undefined; a cell that
-    never reaches β_IND counts as ε* = ∞ (above one, and above any reached ε*)."""
-    grid, exact = _figure1_tables()
-    checks = reference.figure1_checks(grid, exact, reference.FIG1_N, published=False)
-    assert [c.name for c in checks] == ["below-one", "below-one-exact", "decreasing-in-n"]
-    one = reference.figure1_checks(grid[:1], exact[:1], (25,), published=False)
-    assert one[-1].passed is None and "two values of n" in one[-1].detail
-    never = _perturbed(grid, (0, 0), np.nan)  # n = 25 never reaches β_IND at p = 0.6
-    passed = [c.passed for c in reference.figure1_checks(never, exact, reference.FIG1_N, published=False)]
-    assert passed == [False, True, True]
-    never_big = _perturbed(grid, (3, 0), np.nan)  # the largest n never reaching it breaks the trend
-    assert reference.figure1_checks(never_big, exact, reference.FIG1_N, published=False)[-1].passed is False
-
-
-def _fig2(paper: np.ndarray, as_published: np.ndarray) -> list[bool | None]:
-    checks = reference.figure2_checks(paper, as_published, reference.FIG1_N, reference.FIG1_P, published=True)
-    return [c.passed for c in checks]
-
-
-def test_figure2_checks_pass_on_the_published_table_and_fail_on_perturbed_ones() -> None:
-    published = np.array(reference.FIG2_LAPLACE_CRITICAL_BUDGET)
-    paper = _perturbed(published, (1, 3), published[1, 3] - 0.2)  # off the printed heat map
-    flat = (
-        reference.FIG1_N.index(reference.FIG2_FLAT_CELL[0]),
-        reference.FIG1_P.index(reference.FIG2_FLAT_CELL[1]),
-    )
-    # the flat-curve cell is exempt from the ±0.15 comparison
-    assert _fig2(paper, _perturbed(published, flat, 0.9)) == [True] * 4 + [False, True]
-    assert _fig2(paper, published) == [True] * 6
-    perturbed = {
-        0: (paper, _perturbed(published, (2, 1), published[2, 1] + 0.17)),  # as-published off by 0.17
-        1: (published, published),  # the paper-faithful model fits too: no deviation needed
-        2: (_perturbed(paper, (0, 0), 1.0), published),  # a paper-faithful ε* of 1
-        3: (paper, _perturbed(published, (0, 3), 1.0)),  # an as-published ε* of 1
-        4: (paper, _perturbed(published, (3, 2), published[3, 3])),  # n = 100: p = 0.8 ties p = 0.9
-        5: (_perturbed(paper, (3, 1), paper[0, 1] + 0.05), published),  # n = 100 above n = 25
-    }
-    for failing, tables in perturbed.items():
-        passed = _fig2(*tables)
-        assert not passed[failing], (failing, passed)
-    single_p = reference.figure2_checks(
-        paper[:, :1], published[:, :1], reference.FIG1_N, (0.6,), published=False
-    )
-    assert [c.name for c in single_p if c.passed is None] == ["largest-at-top-p"]
+    table = power.critical_budget_table(GRID, grid["as_published"][0][0], reference.dilemma.FIG1_P, 0.05)
+    assert (
+        reference.dilemma.figure2_gap(table).max() <= reference.dilemma.FIG2_TOLERANCE
+    )  # flat cell excluded
+    paper = power.critical_budget_table(GRID, grid["paper"][0][0], reference.dilemma.FIG1_P, 0.05)
+    assert np.all(table < reference.dilemma.CLAIMED_MAX_CRITICAL_BUDGET)
+    assert np.all(paper < reference.dilemma.CLAIMED_MAX_CRITICAL_BUDGET)
 
 
 def test_laplace_grid_cells_keep_their_draws_when_the_grid_changes() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import ClassVar
 
 import matplotlib
 
@@ -14,7 +15,7 @@ import pandas as pd
 import pytest
 
 from dpnet.errors import ParameterError
-from dpnet.results import Results, to_json
+from dpnet.results import Check, Results, to_json
 
 
 @pytest.fixture
@@ -74,11 +75,27 @@ def test_glue_writes_numbers_for_people(results: Results, monkeypatch: pytest.Mo
     assert data["tol"] == 1e-10 and data["count"] == 12721  # the metrics keep the numbers
 
 
-def test_show_table_formats_for_people(results: Results) -> None:
-    styler = results.show_table(pd.DataFrame({"n": [1000, 25], "rate": [0.5, np.nan]}), undefined="not run")
-    html = styler.to_html()
+def test_show_table_formats_for_people_and_writes_what_it_shows(results: Results, tmp_path: Path) -> None:
+    frame = pd.DataFrame({"n": [1000, 25], "rate": [0.5, np.nan]})
+    html = results.show_table(frame, "rates", undefined="not run").to_html()
     assert ">1,000<" in html and ">0.500<" in html and ">—<" in html and "— not run" in html
     assert "nan" not in html
+    assert (tmp_path / "tables" / "rates.csv").read_text() == "n,rate\n1000,0.5\n25,\n"
+
+
+def test_a_shown_table_is_one_table_under_one_name(results: Results, tmp_path: Path) -> None:
+    """Showing a table already recorded under its name writes it again; another table under the same
+    name is refused; a pivot keeps its row labels."""
+    frame = pd.DataFrame({"x": [1, 2]})
+    results.table(frame, "xs")
+    results.show_table(frame.copy(), "xs")
+    with pytest.raises(ParameterError, match="'xs' was already written with other contents"):
+        results.show_table(pd.DataFrame({"x": [1, 3]}), "xs")
+    pivot = pd.DataFrame({"ε": [1.0, 1.0, 2.0], "N": [10, 20, 10], "U": [5, 6, 7]}).pivot(
+        index="ε", columns="N"
+    )
+    results.show_table(pivot["U"], "pivot")
+    assert (tmp_path / "tables" / "pivot.csv").read_text() == "ε,10,20\n1.0,5.0,6.0\n2.0,7.0,\n"
 
 
 def test_an_illegible_figure_is_refused_and_not_saved(results: Results, tmp_path: Path) -> None:
@@ -153,7 +170,7 @@ def test_report_status_from_checks_and_deviations(results: Results, tmp_path: Pa
 
     item = report.CATALOGUE[0]
     results.chapter_id = item.chapter
-    results.check(item.key, "a", True)
+    results.checks(item.key, [Check("a", True, name="a")])
     (tmp_path / item.chapter).mkdir()
     (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
 
@@ -165,7 +182,7 @@ def test_report_status_from_checks_and_deviations(results: Results, tmp_path: Pa
     results.deviation(item.key, "noise", "why")
     (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
     assert status() == "reproduced with documented deviation"
-    results.check(item.key, "b", False)
+    results.checks(item.key, [Check("b", False, name="b")])
     (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
     assert status() == "not reproduced"
     other = report.status_table(tmp_path)
@@ -201,11 +218,20 @@ def test_named_checks_glue_badges_and_feed_the_report(
     item = report.CATALOGUE[0]
     results.chapter_id = item.chapter
     results.checks(
-        item.key, [("holds", True, "d1", "one"), ("fails", False, "", "two"), ("n/a", None, "why", "")]
+        item.key,
+        [
+            Check("holds", True, "d1", "one"),
+            Check("fails", False, "", "two"),
+            Check("n/a", None, "why", "three"),
+        ],
     )
-    assert glued == {f"badge-{item.key}-one": "✓", f"badge-{item.key}-two": "✗"}
+    assert glued == {
+        f"badge-{item.key}-one": "✓",
+        f"badge-{item.key}-two": "✗",
+        f"badge-{item.key}-three": "–",
+    }
     with pytest.raises(ParameterError, match="must be new"):
-        results.checks(item.key, [("again", True, "", "one")])
+        results.checks(item.key, [Check("again", True, "", "one")])
     (tmp_path / item.chapter).mkdir()
     (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
     text = report.items_markdown(tmp_path)
@@ -218,28 +244,45 @@ def test_named_checks_glue_badges_and_feed_the_report(
 def test_checks_store_what_they_compare_with(
     results: Results, glued: dict[str, object], tmp_path: Path
 ) -> None:
-    from dpnet.reference import Check
 
     results.checks(
         "p003-fig1",
         [
             Check("a published number", True, "d", "published"),
             Check("an exact formula", False, "d", "exact", against="reference"),
-            ("an old four-tuple", True, "d", "four"),
-            ("an old triple", None, "why"),
         ],
     )
     stored = json.loads((tmp_path / "metrics.json").read_text())["reproduction"]["p003-fig1"]["checks"]
-    assert [(c["name"], c["against"]) for c in stored] == [
-        ("published", "paper"), ("exact", "reference"), ("four", "paper"), ("", "paper"),
-    ]  # fmt: skip
+    assert [(c["name"], c["against"]) for c in stored] == [("published", "paper"), ("exact", "reference")]
     with pytest.raises(ParameterError, match="against must be one of"):
         results.checks("p003-fig1", [Check("a typo", True, "d", "typo", against="refrence")])  # type: ignore[arg-type]
-    with pytest.raises(ParameterError, match="against must be one of"):
-        results.checks("p003-fig1", [("no source", True, "d", "none", None)])
-    assert "badge-p003-fig1-typo" not in glued and "badge-p003-fig1-none" not in glued
+    with pytest.raises(ParameterError, match=r"must be a dpnet\.results\.Check"):
+        results.checks("p003-fig1", [("a bare tuple", True, "d", "tuple")])  # type: ignore[list-item]
+    with pytest.raises(ParameterError, match="'an unnamed claim' of p003-fig1: its name '' must be new"):
+        results.checks("p003-fig1", [Check("an unnamed claim", True, "d")])
+    assert not {"badge-p003-fig1-typo", "badge-p003-fig1-tuple", "badge-p003-fig1-"} & set(glued)
     stored = json.loads((tmp_path / "metrics.json").read_text())["reproduction"]["p003-fig1"]["checks"]
-    assert [c["name"] for c in stored] == ["published", "exact", "four", ""]
+    assert [c["name"] for c in stored] == ["published", "exact"]
+
+
+def test_a_badge_finds_its_claim_by_name_in_any_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, glued: dict[str, object]
+) -> None:
+    """Reordering an item's checks (as a reference function that lists its claims in another order
+    would) changes neither which claim a badge shows nor the badge's verdict."""
+    checks = [Check("first claim", True, "", "first"), Check("second claim", False, "", "second"),
+              Check("third claim", None, "why", "third")]  # fmt: skip
+
+    def recorded(order: list[Check], where: str) -> tuple[dict[str, object], dict[str, tuple[str, object]]]:
+        monkeypatch.setenv("DPNET_RESULTS_DIR", str(tmp_path / where))
+        glued.clear()
+        Results("demo", {}).checks("p003-fig1", order)
+        entry = json.loads((tmp_path / where / "metrics.json").read_text())["reproduction"]["p003-fig1"]
+        return dict(glued), {c["name"]: (c["claim"], c["passed"]) for c in entry["checks"]}
+
+    assert recorded(checks, "forward") == recorded(checks[::-1], "reversed")
+    badges, claims = recorded(checks[::-1], "reversed")
+    assert badges["badge-p003-fig1-second"] == "✗" and claims["second"] == ("second claim", False)
 
 
 def test_off_the_paper_setting_an_item_is_not_checked(results: Results, tmp_path: Path) -> None:
@@ -247,7 +290,7 @@ def test_off_the_paper_setting_an_item_is_not_checked(results: Results, tmp_path
 
     item = report.CATALOGUE[0]
     results.chapter_id = item.chapter
-    results.checks(item.key, [("general claim", True, "", "")], paper_setting=False)
+    results.checks(item.key, [Check("general claim", True, "", "general")], paper_setting=False)
     (tmp_path / item.chapter).mkdir()
     (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
     assert report.status_table(tmp_path).set_index("key").loc[item.key, "status"] == "not checked in this run"
@@ -261,10 +304,103 @@ def test_keys_must_be_the_chapters_catalogue_items(tmp_path: Path, monkeypatch: 
     with pytest.raises(ParameterError, match="names no catalogue item"):
         results.table(pd.DataFrame({"x": [1]}), "p003-fig5")
     with pytest.raises(ParameterError, match="not a catalogue item of chapter 'power-tradeoff'"):
-        results.check("p003-fig5", "claim", True)
+        results.checks("p003-fig5", [Check("claim", True, name="claim")])
 
 
 def test_report_text_is_escaped_for_myst() -> None:
     from dpnet.report import _text
 
     assert _text("ε*_RR < 1 [a] `x` $y$") == "ε\\*\\_RR \\< 1 \\[a\\] \\`x\\` \\$y\\$"
+
+
+class _Outcome:
+    """A result with every member :meth:`Results.record` reads."""
+
+    checks: ClassVar = {"p003-fig1": [Check("a claim", True, "", "a-claim")]}
+    deviations = (("p003-fig1", "a deviation", "note-x"),)
+    paper_setting = True
+
+    def metrics(self) -> dict[str, object]:
+        return {"value": 1.5}
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {"values": pd.DataFrame({"x": [1]})}
+
+
+def test_record_reads_every_member_of_a_result(results: Results, tmp_path: Path) -> None:
+    outcome = _Outcome()
+    assert results.record(outcome) is outcome
+    data = json.loads((tmp_path / "metrics.json").read_text())
+    assert data["value"] == 1.5 and data["reproduction"]["p003-fig1"]["checks"][0]["name"] == "a-claim"
+    assert data["deviations"][0]["note"] == "note-x" and (tmp_path / "tables" / "values.csv").exists()
+
+
+@pytest.mark.parametrize("member", ["checks", "deviations", "paper_setting", "metrics", "tables"])
+def test_a_result_missing_a_member_is_refused_by_name(results: Results, tmp_path: Path, member: str) -> None:
+    """A result that lacks (or misnames) one member of :class:`~dpnet.results.Recordable` is refused
+    before anything is recorded, with a message naming the member."""
+    members = {k: v for k, v in vars(_Outcome).items() if not k.startswith("__") and k != member}
+    if member in ("metrics", "tables"):  # a misnamed method: `table` where `tables` is read
+        members[member[:-1]] = vars(_Outcome)[member]
+    lacking = type("Lacking", (), members)
+    with pytest.raises(TypeError, match=rf"^Lacking cannot be recorded: it has no {member} "):
+        results.record(lacking())
+    assert json.loads((tmp_path / "metrics.json").read_text())["reproduction"] == {}
+
+
+_TYPED = """
+from __future__ import annotations
+from collections.abc import Mapping, Sequence
+from typing import Any
+from dpnet.results import Check, Results
+
+
+class Complete:
+    checks: Mapping[str, Sequence[Check]] = {}
+    deviations: tuple[tuple[str, str, str], ...] = ()
+    paper_setting = True
+
+    def metrics(self) -> dict[str, Any]:
+        return {}
+
+    def tables(self) -> dict[str, Any]:
+        return {}
+
+
+class Misnamed:
+    checks: Mapping[str, Sequence[Check]] = {}
+    deviations: tuple[tuple[str, str, str], ...] = ()
+    paper_setting = True
+
+    def metrics(self) -> dict[str, Any]:
+        return {}
+
+    def table(self) -> dict[str, Any]:
+        return {}
+
+
+def run(results: Results) -> Complete:
+    RECORD
+"""
+
+
+@pytest.mark.parametrize(
+    ("call", "refused"),
+    [
+        ("return results.record(Complete())", False),
+        ("results.record(Misnamed())\n    return Complete()", True),
+    ],
+)
+def test_a_type_checker_sees_a_result_that_lacks_a_member(tmp_path: Path, call: str, refused: bool) -> None:
+    """mypy refuses to record a result whose ``tables`` is misnamed, and accepts a complete one (and
+    ``record`` returns the type it was given)."""
+    api = pytest.importorskip("mypy.api", reason="mypy (the dev extra) is not installed")
+    source = tmp_path / "snippet.py"
+    source.write_text(_TYPED.replace("RECORD", call))
+    args = ["--follow-imports=silent", "--ignore-missing-imports", "--no-error-summary",
+            "--cache-dir", str(tmp_path / "cache"), str(source)]  # fmt: skip
+    out, _, status = api.run(args)
+    if refused:
+        assert status == 1 and 'cannot be "Misnamed"' in out and "[type-var]" in out, out
+    else:
+        assert status == 0 and out == "", out

@@ -18,7 +18,7 @@ import json
 import math
 import numbers
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,10 +31,11 @@ __all__ = [
     "AS_DEFAULT",
     "COMMON",
     "LONG_RUN_SECONDS",
-    "Check",
+    "Cost",
     "Footprint",
     "Param",
     "Parameters",
+    "Rule",
     "Schema",
     "budgets",
     "choice",
@@ -45,12 +46,13 @@ __all__ = [
     "machine_memory",
     "real",
     "resolve",
+    "total",
 ]
 
 
 @dataclass(frozen=True)
-class Check:
-    """A value check: ``convert`` returns the normalised value or raises ``ValueError``.
+class Rule:
+    """A value rule: ``convert`` returns the normalised value or raises ``ValueError``.
 
     ``extremes`` are accepted values at the ends of its range (for an open end, a value 1 % of the
     way in): the values a chapter must run with or refuse up front, which the tests try.
@@ -78,7 +80,7 @@ def _number(value: Any) -> float:
 
 def real(
     *, gt: float | None = None, ge: float | None = None, lt: float | None = None, le: float | None = None
-) -> Check:
+) -> Rule:
     """A finite real number within the given bounds."""
     parts = []
     if gt is not None:
@@ -112,10 +114,10 @@ def real(
         ge if ge is not None else None if gt is None else gt + step,
         le if le is not None else None if lt is None else lt - step,
     )
-    return Check(describe, convert, tuple(e for e in ends if e is not None))
+    return Rule(describe, convert, tuple(e for e in ends if e is not None))
 
 
-def integer(*, ge: int | None = None, le: int | None = None) -> Check:
+def integer(*, ge: int | None = None, le: int | None = None) -> Rule:
     """An integer within the given bounds."""
     bounds = " and ".join(b for b in (ge is not None and f"≥ {ge}", le is not None and f"≤ {le}") if b)
     describe = "an integer" + (f" {bounds}" if bounds else "")
@@ -132,10 +134,10 @@ def integer(*, ge: int | None = None, le: int | None = None) -> Check:
             raise ValueError("")
         return int(value)
 
-    return Check(describe, convert, tuple(e for e in (ge, le) if e is not None))
+    return Rule(describe, convert, tuple(e for e in (ge, le) if e is not None))
 
 
-def choice(*options: Any) -> Check:
+def choice(*options: Any) -> Rule:
     """One of a fixed set of values."""
 
     def convert(value: Any) -> Any:
@@ -143,10 +145,10 @@ def choice(*options: Any) -> Check:
             raise ValueError("")
         return value
 
-    return Check("one of " + ", ".join(repr(o) for o in options), convert)
+    return Rule("one of " + ", ".join(repr(o) for o in options), convert)
 
 
-def list_of(item: Check, *, min_len: int = 1, unique: bool = True) -> Check:
+def list_of(item: Rule, *, min_len: int = 1, unique: bool = True) -> Rule:
     """A list of values each passing ``item``."""
     describe = f"a list of at least {min_len} {'distinct ' if unique else ''}values, each {item.describe}"
 
@@ -161,16 +163,16 @@ def list_of(item: Check, *, min_len: int = 1, unique: bool = True) -> Check:
         return out
 
     if min_len == 1:
-        return Check(describe, convert, tuple([e] for e in item.extremes))
+        return Rule(describe, convert, tuple([e] for e in item.extremes))
 
-    return Check(describe, convert)
+    return Rule(describe, convert)
 
 
 #: The most points a linspace grid of budgets may have (a grid is a list a reader could look at).
 _GRID_MAX = 100_000
 
 
-def eps_grid(*, allow_zero: bool = True) -> Check:
+def eps_grid(*, allow_zero: bool = True) -> Rule:
     """A grid of privacy budgets: an increasing list, or ``{"start", "stop", "num"}`` for linspace."""
     low = "≥ 0" if allow_zero else "> 0"
     describe = (
@@ -197,10 +199,10 @@ def eps_grid(*, allow_zero: bool = True) -> Check:
             raise ValueError("ε must be > 0")
         return grid
 
-    return Check(describe, convert)
+    return Rule(describe, convert)
 
 
-def budgets() -> Check:
+def budgets() -> Rule:
     """An increasing list of ε > 0 in which ``inf`` (or the string ``"inf"``) is the non-private limit."""
 
     def convert(value: Any) -> list[float]:
@@ -211,7 +213,7 @@ def budgets() -> Check:
             raise ValueError("it needs at least 2 strictly increasing values")
         return out
 
-    return Check("a strictly increasing list of at least 2 budgets ε > 0, or 'inf' (last)", convert)
+    return Rule("a strictly increasing list of at least 2 budgets ε > 0, or 'inf' (last)", convert)
 
 
 def _is_inf(value: Any) -> bool:
@@ -253,7 +255,7 @@ class Param:
         paper does not fix it (a choice of the book's).
     """
 
-    check: Check
+    check: Rule
     help: str
     default: Any = UNSET
     quick: Any = UNSET
@@ -297,6 +299,38 @@ class Footprint:
 
     memory: float
     seconds: float
+
+
+@dataclass(frozen=True)
+class Cost:
+    """One experiment's share of a chapter run's footprint (:func:`total` adds them up).
+
+    Attributes
+    ----------
+    seconds
+        Its wall time on one core, in seconds.
+    peak
+        Bytes it holds while it runs and frees when it returns.
+    kept
+        Bytes it keeps for the rest of the run (its result).
+    """
+
+    seconds: float = 0.0
+    peak: float = 0.0
+    kept: float = 0.0
+
+
+def total(costs: Iterable[Cost], *, seconds: float = 0.0, memory: float = 0.0) -> Footprint:
+    """The footprint of a run that performs ``costs`` one after another.
+
+    Its memory is ``memory`` (what the run holds throughout: kernel, libraries, data) plus the largest
+    peak plus everything kept; its time is ``seconds`` (what no experiment accounts for: kernel start,
+    imports, figures) plus every experiment's.
+    """
+    costs = list(costs)
+    peak = max((c.peak for c in costs), default=0.0)
+    kept = sum(c.kept for c in costs)
+    return Footprint(memory=memory + peak + kept, seconds=seconds + sum(c.seconds for c in costs))
 
 
 @dataclass(frozen=True)

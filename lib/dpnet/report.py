@@ -183,7 +183,7 @@ def check_table(results_dir: Path | None = None) -> pd.DataFrame:
     """Every recorded check: item, chapter, name, claim, passed, detail, and what it compares with.
 
     ``against`` is ``"paper"`` for a comparison with a claim the paper publishes and ``"reference"``
-    for one with an independent reference (see :class:`dpnet.reference.Check`).
+    for one with an independent reference (see :class:`dpnet.results.Check`).
     """
     rows = []
     for chapter, data in _chapter_metrics(results_dir).items():

@@ -21,7 +21,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar, get_args
 
 import numpy as np
 
@@ -34,6 +34,10 @@ AGAINST: tuple[str, ...] = get_args(Against)
 
 __all__ = [
     "BADGES",
+    "NAME",
+    "RECORDED",
+    "Check",
+    "Recordable",
     "Results",
     "badge_key",
     "check_label",
@@ -48,8 +52,81 @@ RESERVED = ("chapter", "parameters", "reproduction", "deviations")
 #: The resolution of a figure's PNG (and of the image a chapter shows)
 PNG_DPI = 150
 BADGES: dict[bool | None, str] = {True: "✓", False: "✗", None: "–"}
-_NAME = re.compile(r"[a-z][a-z0-9-]*")
+#: What a check's name looks like: lower case letters, digits and hyphens, starting with a letter.
+NAME = re.compile(r"[a-z][a-z0-9-]*")
 _ITEM_KEY = re.compile(r"p\d{3}-")
+
+
+class Check(NamedTuple):
+    """A comparison of a computed result with a published claim or an independent reference.
+
+    A check is named where it is built, so a badge in the prose (``{badge}`item/name```) finds its
+    claim by name, whatever order the checks of an item come in.
+
+    Attributes
+    ----------
+    claim
+        What is compared, as a sentence ("ε*_RR < 1 in every cell (paper §2)").
+    passed
+        Whether it holds in this run; ``None`` when it is undefined for these parameters.
+    detail
+        The numbers behind the verdict, or why it is undefined.
+    name
+        A short name, unique within its item ("below-one"): the check's anchor in the report and the
+        name of its badge in the chapter. :meth:`Results.checks` refuses a check without one.
+    against
+        ``"paper"`` when the check compares with a number or claim the paper publishes (its figures,
+        tables, theorems' stated consequences); ``"reference"`` when it compares with an independent
+        reference: an exact formula, an independent implementation or a data set's documented facts.
+    """
+
+    claim: str
+    passed: bool | None
+    detail: str = ""
+    name: str = ""
+    against: Against = "paper"
+
+
+#: A documented deviation from the paper: ``(item, title, note)``, the note being the label of the
+#: reproduction notes' entry that explains it.
+Deviation = tuple[str, str, str]
+
+
+class Recordable(Protocol):
+    """What :meth:`Results.record` reads from an experiment's result.
+
+    Every member is required, even when it is empty: a result that misnames one (``table()`` for
+    ``tables()``) would otherwise record nothing and say nothing. :meth:`Results.record` refuses a
+    result that lacks one, naming it.
+    """
+
+    @property
+    def checks(self) -> Mapping[str, Sequence[Check]]:
+        """The checks of the result, keyed by catalogue item (empty when it checks nothing)."""
+        ...
+
+    @property
+    def deviations(self) -> Sequence[Deviation]:
+        """The documented deviations from the paper the result needed (empty when none)."""
+        ...
+
+    @property
+    def paper_setting(self) -> bool:
+        """Whether the run uses the paper's setting for the result's items."""
+        ...
+
+    def metrics(self) -> Mapping[str, Any]:
+        """The numbers to record in ``metrics.json``, by name."""
+        ...
+
+    def tables(self) -> Mapping[str, Any]:
+        """The tables (pandas DataFrames) to write to ``tables/``, by name."""
+        ...
+
+
+#: The members of :class:`Recordable`: attributes, then methods.
+RECORDED: tuple[str, ...] = ("checks", "deviations", "paper_setting", "metrics", "tables")
+_R = TypeVar("_R", bound=Recordable)
 
 
 def check_label(item: str, name: str) -> str:
@@ -129,6 +206,7 @@ class Results:
         self.parameters = to_json(dict(parameters))
         self.reproduction: dict[str, dict[str, Any]] = {}
         self.deviations: list[dict[str, str]] = []
+        self._tables: dict[str, Any] = {}
         self._save()
 
     # numbers -------------------------------------------------------------------------------
@@ -186,21 +264,33 @@ class Results:
         glue(name, shown, display=False)
         self.metric(name, value)
 
-    def record(self, outcome: Any) -> Any:
+    def record(self, outcome: _R) -> _R:
         """Record what an experiment returned, and return it unchanged.
 
-        ``outcome`` is one of the chapter layer's results (:mod:`dpnet.chapters`): its ``metrics()`` (if
-        any) go to metrics.json, its ``tables()`` (if any) to ``tables/``, its ``checks`` (if any; a mapping
-        of item key to checks) to the report, with ``paper_setting`` saying whether the run uses the
-        paper's setting for them, and its ``deviations`` (if any; ``(item, title, note)``) likewise.
+        ``outcome`` satisfies :class:`Recordable`: its ``metrics()`` go to metrics.json, its
+        ``tables()`` to ``tables/``, its ``checks`` (a mapping of item key to checks) to the report,
+        with ``paper_setting`` saying whether the run uses the paper's setting for them, and its
+        ``deviations`` (``(item, title, note)``) likewise. A result that lacks one of these members
+        is refused with a :class:`TypeError` naming it.
         """
-        for name, value in (outcome.metrics() if hasattr(outcome, "metrics") else {}).items():
+        missing = [
+            name
+            for name in RECORDED
+            if not hasattr(outcome, name) or (name in RECORDED[3:] and not callable(getattr(outcome, name)))
+        ]
+        if missing:
+            raise TypeError(
+                f"{type(outcome).__name__} cannot be recorded: it has no {' and no '.join(missing)} "
+                f"(a result states {', '.join(RECORDED[:3])}, metrics() and tables(): "
+                "dpnet.results.Recordable); define it, empty if there is nothing to record"
+            )
+        for name, value in outcome.metrics().items():
             self.metric(name, value)
-        for name, frame in (outcome.tables() if hasattr(outcome, "tables") else {}).items():
+        for name, frame in outcome.tables().items():
             self.table(frame, name)
-        for item, checks in getattr(outcome, "checks", {}).items():
-            self.checks(item, checks, paper_setting=getattr(outcome, "paper_setting", True))
-        for item, title, note in getattr(outcome, "deviations", ()):
+        for item, checks in outcome.checks.items():
+            self.checks(item, checks, paper_setting=outcome.paper_setting)
+        for item, title, note in outcome.deviations:
             self.deviation(item, title, note=note)
         return outcome
 
@@ -237,29 +327,40 @@ class Results:
         fig.savefig(png.with_suffix(".svg"), bbox_inches="tight", metadata={"Date": None})
         _show(fig, png, width=round(extent.width * fig.dpi))
 
-    def show_table(self, frame: Any, **options: Any) -> Any:
-        """A table for the reader: ``frame`` formatted for people, to be the cell's last expression.
+    def show_table(self, frame: Any, name: str, **options: Any) -> Any:
+        """Write ``frame`` to ``tables/<name>.csv`` and return it formatted for the reader, to be the
+        cell's last expression: what a chapter shows is what it records, under one name.
 
         Counts with thousands separators, other numbers with consistent significant digits, no
         exponent notation, a dash (explained under the table) for undefined values. ``options`` go to
-        :func:`dpnet.formatting.for_people` (``digits``, ``formats``, ``undefined``, ``index``).
+        :func:`dpnet.formatting.for_people` (``digits``, ``formats``, ``undefined``, ``index``,
+        ``transpose``); the CSV holds the numbers unformatted, untransposed. ``name`` may be a table
+        the chapter has already recorded (:meth:`record`), if it is the same table.
         """
         from dpnet.formatting import for_people
 
+        self.table(frame, name)
         return for_people(frame, **options)
 
     def table(self, frame: Any, name: str) -> None:
-        """Write a pandas DataFrame to ``tables/<name>.csv`` (``name`` as for :meth:`figure`)."""
+        """Write a pandas DataFrame to ``tables/<name>.csv`` (``name`` as for :meth:`figure`).
+
+        A frame whose rows are labelled (a named index, as a pivot has) keeps its labels as leading
+        columns. Writing a different table under a name already written is refused: one name, one
+        table.
+        """
         self._check_key(name)
-        frame.to_csv(self.directory / "tables" / f"{name}.csv", index=False)
+        earlier = self._tables.get(name)
+        if earlier is not None and not earlier.equals(frame):
+            raise ParameterError(
+                f"table {name!r} was already written with other contents: give each table its own name"
+            )
+        self._tables[name] = frame
+        labelled = any(level is not None for level in frame.index.names)
+        frame.to_csv(self.directory / "tables" / f"{name}.csv", index=labelled)
 
     # reproduction --------------------------------------------------------------------------
-    def check(self, item: str, claim: str, passed: bool | None, detail: str = "", name: str = "") -> bool:
-        """Record one check of a catalogue item (:meth:`checks`); returns whether it passed."""
-        self.checks(item, [(claim, passed, detail, name)])
-        return bool(passed)
-
-    def checks(self, item: str, checks: Iterable[Sequence[Any]], *, paper_setting: bool = True) -> None:
+    def checks(self, item: str, checks: Iterable[Check], *, paper_setting: bool = True) -> None:
         """Record checks of a catalogue item for the reproducibility report, and glue their badges.
 
         Parameters
@@ -267,11 +368,9 @@ class Results:
         item
             The item key (``p003-fig1``).
         checks
-            :class:`dpnet.reference.Check` tuples ``(claim, passed, detail, name, against)``:
-            ``passed`` is ``None`` when the check is undefined for the run's parameters. A named check
-            gets a badge (✓, ✗ or –) that the prose pastes with ``{badge}`item/name``` and that links
-            to its row in the report. ``against`` says whether the check compares with the paper's
-            published claims (``"paper"``, the default) or an independent ``"reference"``.
+            :class:`Check` s, each named (unique within its item): ``passed`` is ``None`` when the check
+            is undefined for the run's parameters. A check's badge (✓, ✗ or –) is pasted by the prose
+            with ``{badge}`item/name``` and links to its row in the report.
         paper_setting
             False when the run does not use the paper's setting for this item: its checks are still
             listed (the badges need them), but the report says "not checked in this run".
@@ -279,19 +378,20 @@ class Results:
         self._check_item(item)
         entry = self._entry(item)
         entry["paper_setting"] = bool(entry.get("paper_setting", True) and paper_setting)
-        taken = {c["name"] for c in entry["checks"] if c["name"]}
-        for claim, passed, detail, *rest in checks:
-            name = rest[0] if rest else ""
-            against = rest[1] if len(rest) > 1 else "paper"
+        taken = {c["name"] for c in entry["checks"]}
+        for check in checks:
+            if not isinstance(check, Check):
+                raise ParameterError(f"a check of {item} must be a dpnet.results.Check (got {check!r})")
+            claim, passed, detail, name, against = check
             if against not in AGAINST:
                 raise ParameterError(f"check {name or claim!r} of {item}: against must be one of {AGAINST}")
-            if name:
-                if not _NAME.fullmatch(name) or name in taken:
-                    raise ParameterError(
-                        f"check name {name!r} of {item} must be new, lower case, with hyphens"
-                    )
-                taken.add(name)
-                self._glue_badge(item, name, passed)
+            if not NAME.fullmatch(name) or name in taken:
+                raise ParameterError(
+                    f"check {claim!r} of {item}: its name {name!r} must be new within the item, "
+                    "lower case, with hyphens"
+                )
+            taken.add(name)
+            self._glue_badge(item, name, passed)
             outcome = None if passed is None else bool(passed)
             entry["checks"].append(
                 {"name": name, "claim": claim, "passed": outcome, "detail": detail, "against": against}

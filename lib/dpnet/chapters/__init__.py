@@ -1,11 +1,15 @@
 """The per-chapter layer: each chapter's parameters, random streams and experiments.
 
-One module per chapter (``dpnet.chapters.power_tradeoff`` for chapter id ``power-tradeoff``). It
-holds the chapter's :class:`~dpnet.params.Schema` (``SCHEMA``, every parameter declared once) and
-the chapter's experiments: functions of the resolved parameters that compute with the topic modules
-(:mod:`dpnet.power`, :mod:`dpnet.inference`, …), check the outcome against the papers with
-:mod:`dpnet.reference`, and return a small typed result. This layer sits above the topics and the
-reference numbers and below the runner (:mod:`dpnet.book`); nothing below imports it.
+One package per chapter (``dpnet.chapters.power_tradeoff`` for chapter id ``power-tradeoff``). Its
+``__init__`` holds the chapter's :class:`~dpnet.params.Schema` (``SCHEMA``, every parameter declared
+once) and re-exports its experiments. Inside, one module per catalogue item the chapter covers, named
+for the item's key (``p003_fig1`` for ``p003-fig1``), and one per experiment of the book's own: each
+holds the item's constants, its cost term for the chapter's footprint, its result type with its plots
+(a :class:`~dpnet.results.Recordable`), its experiment, a function of the resolved parameters that
+computes with the topic modules (:mod:`dpnet.power`, :mod:`dpnet.inference`, …), and the calls that
+build its checks with :mod:`dpnet.reference`. What several items share is in the package's
+``_common``. This layer sits above the topics and the reference numbers and below the runner
+(:mod:`dpnet.book`); nothing below imports it.
 
 A chapter notebook starts with::
 

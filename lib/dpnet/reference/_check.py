@@ -1,34 +1,17 @@
-"""The shape of a recorded check."""
+"""What the reference modules share: one test of "within a tolerance"."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import math
 
-from dpnet.results import Against
+__all__ = ["within"]
 
 
-class Check(NamedTuple):
-    """A comparison of a computed result with a published claim or an independent reference.
+def within(value: float, bounds: tuple[float, float]) -> bool:
+    """Whether ``bounds[0] ≤ value ≤ bounds[1]`` for a finite ``value`` (nan and ±∞ never are).
 
-    Attributes
-    ----------
-    claim
-        What is compared, as a sentence ("ε*_RR < 1 in every cell (paper §2)").
-    passed
-        Whether it holds in this run; ``None`` when it is undefined for these parameters.
-    detail
-        The numbers behind the verdict, or why it is undefined.
-    name
-        A short name, unique within its item ("below-one"): the check's anchor in the report and the
-        name of its badge in the chapter.
-    against
-        ``"paper"`` when the check compares with a number or claim the paper publishes (its figures,
-        tables, theorems' stated consequences); ``"reference"`` when it compares with an independent
-        reference: an exact formula, an independent implementation or a data set's documented facts.
+    A tolerance around a target is the same test on the difference:
+    ``within(value - target, (-tol, tol))`` is ``|value − target| ≤ tol``, exactly.
     """
-
-    claim: str
-    passed: bool | None
-    detail: str = ""
-    name: str = ""
-    against: Against = "paper"
+    x = float(value)
+    return math.isfinite(x) and bounds[0] <= x <= bounds[1]

@@ -1,7 +1,7 @@
 """Paper 003 §2.1, §5, §14.1, §14.5: the clinical data (chapter ``hypothesis-testing``).
 
 The published numbers and settings of Figures 3, 4, 14.1a–b, 14.3–14.5 and the §5 tests, and the
-checks that compare the chapter's results with them. Every check is a :class:`~dpnet.reference.Check`
+checks that compare the chapter's results with them. Every check is a :class:`~dpnet.results.Check`
 with a name, unique within its item, that the chapter's badges and the report's anchors use. A check
 that compares with a published *value* is made only on the published run's setting (``published=``); a
 check of a published *claim* is made for any parameters. Where the paper prints no number, the reference
@@ -16,7 +16,8 @@ from typing import Final
 
 import numpy as np
 
-from dpnet.reference._check import Check
+from dpnet.reference._check import within
+from dpnet.results import Check
 
 #: ACTG 175 patients and events per arm (facts of the data set), arms in the CSV's ``trt`` order.
 ACTG_ARM_SIZES: Final = {"ZDV": 532, "ZDV+ddI": 522, "ZDV+Zal": 524, "ddI": 561}
@@ -91,14 +92,6 @@ SEC5_DEVIATIONS: Final = (
 TMB_DEVIATION: Final = ("top-10 % TMB indicator instead of raw TMB", "note-ht-tmb-covariate")
 
 
-def _close(value: float, want: float, tol: float) -> bool:
-    return bool(abs(value - want) <= tol)
-
-
-def _rel(value: float, want: float, tol: float = P_RELATIVE_TOLERANCE) -> bool:
-    return bool(abs(value / want - 1) <= tol)
-
-
 def actg_data_checks(sizes: Mapping[str, int], events: Mapping[str, int]) -> list[Check]:
     """ACTG arm sizes and events (exact; facts of the data set, which the paper does not print)."""
     return [
@@ -118,19 +111,21 @@ def figure3_checks(
     split is the published panel's (10-way), so its p is compared with the published 0.90. The claim
     that one hospital alone sees no significant effect (at level ``alpha``) is checked for any split.
     """
+    coef_bounds, rel_bounds = (-COEF_TOLERANCE, COEF_TOLERANCE), (-P_RELATIVE_TOLERANCE, P_RELATIVE_TOLERANCE)
     checks = [
         Check("pooled ddI vs ZDV log HR −0.528 (±0.005)",
-              _close(pooled["coef"], FIG3_POOLED["coef"], COEF_TOLERANCE), f"computed {pooled['coef']:.4f}",
+              within(pooled["coef"] - FIG3_POOLED["coef"], coef_bounds), f"computed {pooled['coef']:.4f}",
               "pooled-coef"),
         # the paper prints only p < 0.001; 4.9e−6, which decides the verdict, is the authors' fit's
-        Check("pooled p = 4.9e−6 (±10 %), so p < 0.001 as claimed", _rel(pooled["p"], FIG3_POOLED["p"]),
-              f"computed {pooled['p']:.3g}", "pooled-p", against="reference"),
+        Check("pooled p = 4.9e−6 (±10 %), so p < 0.001 as claimed",
+              within(pooled["p"] / FIG3_POOLED["p"] - 1, rel_bounds), f"computed {pooled['p']:.3g}",
+              "pooled-p", against="reference"),
     ]  # fmt: skip
     if published:
         checks.append(
             Check("one hospital (centre 1 of the 10-way split): p = 0.90 (±10 %), not significant",
-                  _rel(one_hospital_p, FIG3_ONE_HOSPITAL_P), f"computed {one_hospital_p:.3f}",
-                  "one-hospital-p")
+                  within(one_hospital_p / FIG3_ONE_HOSPITAL_P - 1, rel_bounds),
+                  f"computed {one_hospital_p:.3f}", "one-hospital-p")
         )  # fmt: skip
     checks.append(
         Check(f"one hospital alone sees no significant effect of ddI (p ≥ α = {alpha:g})",
@@ -151,7 +146,8 @@ def figure4_checks(pairwise: Mapping[str, float]) -> list[Check]:
     set, not the paper's."""
     best = min(pairwise, key=pairwise.__getitem__)
     return [
-        *[Check(f"{arm} vs ZDV log HR {want:+.3f} (±0.005)", _close(pairwise[arm], want, COEF_TOLERANCE),
+        *[Check(f"{arm} vs ZDV log HR {want:+.3f} (±0.005)",
+                within(pairwise[arm] - want, (-COEF_TOLERANCE, COEF_TOLERANCE)),
                 f"computed {pairwise[arm]:+.4f}", _ARM_NAMES[arm], against="reference")
           for arm, want in FIG4_PAIRWISE.items()],
         Check("the best arm is ZDV+ddI", best == FIG4_BEST_ARM, f"computed {best}", "best-arm"),
@@ -175,13 +171,13 @@ def lambda_gap_checks(
         name = "gap-" + key.replace("_5", "-split").replace("_", "-")
         if key.startswith("paper"):
             out.append(Check(f"Λ(−log 2) − Λ(0) = {want} with the paper's likelihood, {where}",
-                             _close(gaps[key], want, tol), f"computed {gaps[key]:.4f}", name,
+                             within(gaps[key] - want, (-tol, tol)), f"computed {gaps[key]:.4f}", name,
                              against="reference"))  # fmt: skip
             continue
         lo, hi = tie_ranges[key]
         claim = f"Λ(−log 2) − Λ(0) = {want} with the as-published likelihood, {where}, for some order of ties"
         detail = f"computed {lo:.2f} to {hi:.2f} over tie orders; {gaps[key]:.4f} with ties in row order"
-        out.append(Check(claim, bool(lo - tol <= want <= hi + tol), detail, name, against="reference"))
+        out.append(Check(claim, within(want, (lo - tol, hi + tol)), detail, name, against="reference"))
     return out
 
 
@@ -205,15 +201,15 @@ def success_checks(
             suffix = f"{variant.replace('_', '-')}-{key.lower().replace(' ', '-')}"
             got = oracle[variant][key]
             out.append(Check(f"T → ∞ oracle ({variant}): {key} = {want:.2f} (±{ORACLE_TOLERANCE})",
-                             _close(got, want, ORACLE_TOLERANCE), f"recomputed {got:.4f}",
-                             f"oracle-{suffix}", against="reference"))  # fmt: skip
+                             within(got - want, (-ORACLE_TOLERANCE, ORACLE_TOLERANCE)),
+                             f"recomputed {got:.4f}", f"oracle-{suffix}", against="reference"))  # fmt: skip
             m = measured[variant][key]
             if key == "AM belief":
                 bound = 4 * measured[variant]["AM belief se"]
             else:
                 bound = 4 * float(np.sqrt(got * (1 - got) / n_reps)) + 0.5 / n_reps
             out.append(Check(f"finite-T runs ({variant}): {key} within 4 standard errors of the oracle",
-                             bool(abs(m - got) <= bound), f"measured {m:.4f}, allowed ±{bound:.4f}",
+                             within(m - got, (-bound, bound)), f"measured {m:.4f}, allowed ±{bound:.4f}",
                              f"runs-{suffix}", against="reference"))  # fmt: skip
     return out
 
@@ -239,12 +235,13 @@ def tmb_checks(gaps: Mapping[str, float], raw_coef: float, *, published: bool) -
     """Raw-TMB log HR and Λ(log 0.15) − Λ(0) with raw TMB and, when the tie rule is the
     reference group's (``published``), with the top-10 % indicator."""
     keys = ("raw", "top10") if published else ("raw",)
+    coef_tol, gap_tol = FIG143_RAW_COEF_TOLERANCE, TMB_GAP_TOLERANCE
     return [
-        Check("raw-TMB log HR −0.01776 (±5e−5)", _close(raw_coef, FIG143_RAW_COEF, FIG143_RAW_COEF_TOLERANCE),
+        Check("raw-TMB log HR −0.01776 (±5e−5)", within(raw_coef - FIG143_RAW_COEF, (-coef_tol, coef_tol)),
               f"computed {raw_coef:.5f}", "raw-coef"),
         *[Check(f"Λ(log 0.15) − Λ(0) = {TMB_LAMBDA_GAP[key]:+} with the {key} covariate",
-                _close(gaps[key], TMB_LAMBDA_GAP[key], TMB_GAP_TOLERANCE[key]), f"computed {gaps[key]:+.3f}",
-                f"gap-{key}", against="reference") for key in keys],
+                within(gaps[key] - TMB_LAMBDA_GAP[key], (-gap_tol[key], gap_tol[key])),
+                f"computed {gaps[key]:+.3f}", f"gap-{key}", against="reference") for key in keys],
     ]  # fmt: skip
 
 

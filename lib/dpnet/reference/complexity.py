@@ -14,8 +14,8 @@ from typing import Final
 
 import numpy as np
 
-from dpnet.reference._check import Check
 from dpnet.reference.clinical import LAMBDA_GAP
+from dpnet.results import Check
 
 #: Paper 003's experiments: five hospitals on the complete graph, α = 1 − β = 0.05 (§5, Fig 14.1).
 TABLE1_N: Final = 5

@@ -8,7 +8,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from dpnet.reference._check import Check
+from dpnet.results import Check
 
 #: Paper 003, Figure 1 (right), ε*_RR heat map as published (2 decimals). Rows n = 25, 50, 75, 100;
 #: columns p = 0.6, 0.7, 0.8, 0.9. Computed by the authors as the argmin of ``|β_IND − β_RR(ε)|``

@@ -17,8 +17,8 @@ from typing import Final
 
 import numpy as np
 
-from dpnet.reference._check import Check
-from dpnet.results import Against
+from dpnet.reference._check import within
+from dpnet.results import Against, Check
 
 #: Short names of the datasets in check names, and their labels in claims.
 DATASET_SHORT: Final = {"us_power_grid": "us", "german_households": "german"}
@@ -124,10 +124,6 @@ ESTIMATION_DEVIATIONS: Final = {
 _NOT_PAPER: Final = "this run does not use the paper's setting"
 
 
-def _within(value: float, target: float, tol: float) -> bool:
-    return bool(abs(value - target) <= tol)
-
-
 def _undefined(claim: str, name: str, why: str, against: Against = "paper") -> Check:
     """A check that this run cannot decide (``why`` says what it lacks)."""
     return Check(claim, None, f"undefined: {why}", name, against)
@@ -156,8 +152,8 @@ def graph_checks(facts: Mapping[str, Mapping[str, float] | None]) -> list[Check]
             if f is None:
                 out.append(_undefined(claim, check_name, "the dataset is not in this run", "reference"))
             else:
-                out.append(Check(claim, _within(f[key], target, tol), f"{key} = {f[key]:.7g}", check_name,
-                                 against="reference"))  # fmt: skip
+                ok = within(f[key] - target, (-tol, tol))
+                out.append(Check(claim, ok, f"{key} = {f[key]:.7g}", check_name, against="reference"))
     return out
 
 
@@ -168,10 +164,11 @@ def moment_checks(rows: Sequence[Mapping[str, float | str]]) -> list[Check]:
     """
     out: list[Check] = []
     for r in rows:
-        rel = abs(float(r["monte_carlo"]) / float(r["exact"]) - 1)
+        gap = float(r["monte_carlo"]) / float(r["exact"]) - 1
+        rel = abs(gap)
         out.append(Check(
             f"{r['algorithm']}: Monte Carlo E{r['quantity']} within 5 % of the exact formula",
-            rel <= MOMENT_TOLERANCE,
+            within(gap, (-MOMENT_TOLERANCE, MOMENT_TOLERANCE)),
             f"exact {float(r['exact']):.4f}, Monte Carlo {float(r['monte_carlo']):.4f} ({rel:.1%} apart)",
             str(r["name"]), against="reference",
         ))  # fmt: skip
@@ -207,9 +204,10 @@ def slope_checks(rows: Sequence[Mapping[str, object]], *, against: Against = "pa
             out.append(_undefined(claim, str(r["name"]), str(r["undefined"]), against))
             continue
         slope, predicted = float(r["slope"]), float(r["predicted"])  # type: ignore[arg-type]
+        ok = within(slope - predicted, (-SLOPE_TOLERANCE, SLOPE_TOLERANCE))
         out.append(Check(
             f"{head} within ±{SLOPE_TOLERANCE:g} of {predicted:.2f} ({r['basis']})",
-            _within(slope, predicted, SLOPE_TOLERANCE), f"fitted {slope:.3f}", str(r["name"]), against,
+            ok, f"fitted {slope:.3f}", str(r["name"]), against,
         ))  # fmt: skip
     return out
 
@@ -225,8 +223,8 @@ def mvue_rate_check(rate: float | None, beta_star: float | None, window: str) ->
         return [_undefined(claim, name, "the German households are not in this run", "reference")]
     target = float(np.log(beta_star))
     claim = f"German MVUE without DP: log-error per round over t ∈ {window} → log β* = {target:.5f} (±10 %)"
-    return [Check(claim, abs(rate / target - 1) <= MVUE_RATE_TOLERANCE, f"fitted {rate:.5f}", name,
-                  against="reference")]  # fmt: skip
+    ok = within(rate / target - 1, (-MVUE_RATE_TOLERANCE, MVUE_RATE_TOLERANCE))
+    return [Check(claim, ok, f"fitted {rate:.5f}", name, against="reference")]
 
 
 def mvue_network_checks(
@@ -254,7 +252,8 @@ def mvue_network_checks(
         else:
             ratio = us[key] / US_FIG4[key]
             detail = f"{us[key]:.3f} (ratio {ratio:.2f})"
-            out.append(Check(claim, abs(ratio - 1) <= US_TOLERANCE, detail, name, "reference"))
+            ok = within(ratio - 1, (-US_TOLERANCE, US_TOLERANCE))
+            out.append(Check(claim, ok, detail, name, "reference"))
     claim = ("US power grid, ε = 0.5: Network DP costs more than Signal DP, MVUE-N's cost of privacy exceeds "
              "MVUE-S's of Figure 3 (paper §5.3)")  # fmt: skip
     if us is None:
@@ -317,8 +316,8 @@ def eps_slope_checks(slopes: Mapping[tuple[str, str, str], tuple[float, float] |
             continue
         slope, se = fitted
         tol = EPS_SLOPE_TOLERANCE + EPS_SLOPE_Z * se
-        out.append(Check(claim, _within(slope, target, tol), f"fitted {slope:.3f}, s.e. {se:.3f}", name,
-                         against="reference"))  # fmt: skip
+        ok = within(slope - target, (-tol, tol))
+        out.append(Check(claim, ok, f"fitted {slope:.3f}, s.e. {se:.3f}", name, against="reference"))
     return out
 
 
@@ -333,8 +332,8 @@ def us_nonprivate_checks(errors: Mapping[str, float] | None, *, published: bool)
             why = "the US grid is not in this run" if errors is None else _NOT_PAPER
             out.append(_undefined(claim, name, why, "reference"))
         else:
-            out.append(Check(claim, abs(errors[k] / v - 1) <= US_TOLERANCE, f"{errors[k]:.3f}", name,
-                             "reference"))  # fmt: skip
+            ok = within(errors[k] / v - 1, (-US_TOLERANCE, US_TOLERANCE))
+            out.append(Check(claim, ok, f"{errors[k]:.3f}", name, "reference"))
     claim = "US without DP: Algorithm 4 beats Algorithm 5, both beat Algorithm 3 (§5.3)"
     if errors is None:
         out.append(_undefined(claim, "us-ordering", "the US grid is not in this run"))
@@ -382,7 +381,7 @@ def us_figure7_checks(
             out.append(_undefined(claim, name, absent if mean_cop is None else _NOT_PAPER, "reference"))
         else:
             ratio = float(mean_cop[k][0]) / published_cop
-            out.append(Check(claim, abs(ratio - 1) <= US_TOLERANCE,
+            out.append(Check(claim, within(ratio - 1, (-US_TOLERANCE, US_TOLERANCE)),
                              f"{float(mean_cop[k][0]):.4f} (ratio {ratio:.2f})", name,
                              "reference"))  # fmt: skip
     # §5.3 says only that Network DP is harder; the factor 10³ is the independent simulation's
@@ -413,7 +412,7 @@ def german_ol_checks(cop_at_one: Mapping[str, float] | None) -> list[Check]:
             why = "needs the paper's setting and the German households"
             out.append(_undefined(claim, name, why, "reference"))
         else:
-            out.append(Check(claim, 1 / GERMAN_FACTOR <= cop_at_one[k] / v <= GERMAN_FACTOR,
+            out.append(Check(claim, within(cop_at_one[k] / v, (1 / GERMAN_FACTOR, GERMAN_FACTOR)),
                              f"{cop_at_one[k]:.3f}", name, "reference"))  # fmt: skip
     return out
 

@@ -18,9 +18,10 @@ a computed result with one of
 Properties that hold by construction (γ equals the theorem's formula, the Cauchy–Schwarz bound on the
 privacy loss, the Gram matrix of an orthonormal basis, a feasible output of a projection that iterates
 until it is feasible, a closed-form accountant, an error bounded by the diameter of the box) are unit
-tests in ``tests/test_funcpert.py``, not checks; their tolerances are kept here, with the others.
+tests in ``tests/test_funcpert.py`` and ``tests/chapters/test_p004_*.py``, not checks; their tolerances
+are kept here, with the others.
 
-Every function returns named :class:`~dpnet.reference.Check` tuples, one per claim, each recorded in
+Every function returns named :class:`~dpnet.results.Check` tuples, one per claim, each recorded in
 every run: a claim that the run's parameters cannot decide is undefined (``passed`` is ``None``).
 """
 
@@ -31,7 +32,8 @@ import math
 from collections.abc import Mapping
 from typing import Final
 
-from dpnet.reference._check import Check
+from dpnet.reference._check import within
+from dpnet.results import Check
 
 #: γ(ε = 1, q, p) = √ζ(2(q − p)) of the slides' theorem, for (q, p) = (2, 1), (1.5, 0.75), (4, 2), and
 #: the relative tolerance of the library's γ against it (a unit test).
@@ -85,29 +87,6 @@ FLOOR_TOLERANCE: Final = 1e-3
 RECORD_STABILITY: Final = 0.01
 
 
-def _finite(value: object) -> bool:
-    """A finite real number (NumPy scalars included; a boolean is not a number)."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
-        return False
-    try:
-        return math.isfinite(float(value))  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return False
-
-
-def _at_least(value: float, bound: float) -> bool:
-    return _finite(value) and float(value) >= bound
-
-
-def _at_most(value: float, bound: float) -> bool:
-    return _finite(value) and float(value) <= bound
-
-
-def _within(value: float, bounds: tuple[float, float]) -> bool:
-    """``bounds[0] ≤ value ≤ bounds[1]``, for a finite value."""
-    return _finite(value) and bounds[0] <= float(value) <= bounds[1]
-
-
 def _per_q(values: Mapping[float, float], fmt: str) -> str:
     return ", ".join(f"{v:{fmt}} (q = {q:g})" for q, v in values.items())
 
@@ -126,7 +105,7 @@ def floor_checks(floors: Mapping[float, float]) -> list[Check]:
     if not floors:
         return [Check(claim, None, "undefined: no ε given", "floor", "reference")]
     exact = {eps: math.exp(-eps) / (1 + math.exp(-eps)) for eps in floors}  # 1/(1 + e^ε), no overflow
-    ok = all(abs(f - exact[eps]) <= FLOOR_TOLERANCE for eps, f in floors.items())
+    ok = all(within(f - exact[eps], (-FLOOR_TOLERANCE, FLOOR_TOLERANCE)) for eps, f in floors.items())
     detail = "; ".join(f"ε = {eps:g}: {f:.5f} vs {exact[eps]:.5f}" for eps, f in floors.items())
     return [Check(claim, ok, detail, "floor", "reference")]
 
@@ -139,7 +118,7 @@ def projection_checks(expansion: float, variational: float) -> list[Check]:
         Check(
             f"the projection onto S is non-expansive: largest ‖P(a) − P(b)‖/‖a − b‖ − 1 over 50 pairs ≤ "
             f"{t['expansion']:g} (property of a projection onto a convex set)",
-            _at_most(expansion, t["expansion"]),
+            within(expansion, (-math.inf, t["expansion"])),
             f"measured {expansion:.3g}",
             "non-expansive",
             against="reference",
@@ -147,7 +126,7 @@ def projection_checks(expansion: float, variational: float) -> list[Check]:
         Check(
             f"the projection satisfies the variational inequality (ĉ − Pĉ)ᵀ(y − Pĉ) ≤ {t['variational']:g} "
             "for the feasible truth y (characterisation of a projection)",
-            _at_most(variational, t["variational"]),
+            within(variational, (-math.inf, t["variational"])),
             f"largest over 100 draws {variational:.3g}",
             "variational",
             against="reference",
@@ -166,7 +145,7 @@ def feasibility_checks(violations: Mapping[str, float]) -> list[Check]:
         Check(
             f"every agent's truncated true function of the {problem} problem lies in S, as the accuracy "
             "theorem assumes: largest constraint violation ≤ 0",
-            _at_most(v, 0.0),
+            within(v, (-math.inf, 0.0)),
             f"largest violation {v:.3g}",
             names[problem],
             against="reference",  # a property of the book's problems and set S, not a claim of the slides
@@ -183,7 +162,8 @@ def calibration_checks(optimal_p: Mapping[float, float], energy_error: float) ->
         "(numerical minimum against the derivation)"
     )
     if optimal_p:
-        p_ok = all(abs(p - q / 2) <= OPTIMAL_P_TOLERANCE for q, p in optimal_p.items())
+        tol = OPTIMAL_P_TOLERANCE
+        p_ok = all(within(p - q / 2, (-tol, tol)) for q, p in optimal_p.items())
         p_check = Check(p_claim, p_ok, "p* = " + _per_q(optimal_p, ".5f"), "optimal-p", "reference")
     else:
         p_check = Check(p_claim, None, "undefined: no q given", "optimal-p", "reference")
@@ -192,7 +172,7 @@ def calibration_checks(optimal_p: Mapping[float, float], energy_error: float) ->
         Check(
             f"Monte Carlo noise energy E‖Φ_K(η)‖² within {ENERGY_TOLERANCE:.0%} of its closed form "
             "2γ²Σ_{k≤K} k^(−2p) (K = 20, 2·10⁴ draws)",
-            _at_most(energy_error, ENERGY_TOLERANCE),
+            within(energy_error, (-math.inf, ENERGY_TOLERANCE)),
             f"relative error {energy_error:.3g}",
             "noise-energy",
             against="reference",
@@ -217,11 +197,11 @@ def _linear_ratio_checks(linear_ratio: Mapping[tuple[float, float], float]) -> l
         f"linearised RMS < {LINEAR_RATIO_DENOISED:g} (derivation)"
     )
     if high:
-        linear = all(_within(r, LINEAR_RATIO_RANGE) for r in high.values()), shown(high)
+        linear = all(within(r, LINEAR_RATIO_RANGE) for r in high.values()), shown(high)
     else:
         linear = None, "undefined: no (q, ε) compared with ≥ 100 draws in this run"
     if low:
-        denoise = all(_finite(r) and r < LINEAR_RATIO_DENOISED for r in low.values()), shown(low)
+        denoise = all(math.isfinite(r) and r < LINEAR_RATIO_DENOISED for r in low.values()), shown(low)
     else:
         denoise = None, "undefined: no (q, ε) compared in this run"
     return [
@@ -261,7 +241,7 @@ def tradeoff_checks(
         f"ρ(ε, mean error) ≤ {SPEARMAN_MAX:g}"
     )
     if spearman:
-        falls_ok = all(_at_most(r, SPEARMAN_MAX) for r in spearman.values())
+        falls_ok = all(within(r, (-math.inf, SPEARMAN_MAX)) for r in spearman.values())
         falls = Check(falls_claim, falls_ok, "ρ = " + _per_q(spearman, ".3f"), "falls-with-eps")
     else:
         falls = Check(falls_claim, None, "undefined: no q in this run", "falls-with-eps")
@@ -275,10 +255,10 @@ def tradeoff_checks(
         f"the fitted slope is at least {SLOPE_STEEPER_BY:g} steeper than the worst-case bound's exponent "
         f"{bound_slope:.2f} at every q (derivation)"
     )
-    if any(_finite(s) for s in slopes.values()):
+    if any(math.isfinite(s) for s in slopes.values()):
         ranges = {q: SLOPE_RANGE_Q4 if q == 4 else SLOPE_RANGE for q in slopes}
-        in_range = all(_within(s, ranges[q]) for q, s in slopes.items())
-        steeper = all(_at_most(s, bound_slope - SLOPE_STEEPER_BY) for s in slopes.values())
+        in_range = all(within(s, ranges[q]) for q, s in slopes.items())
+        steeper = all(within(s, (-math.inf, bound_slope - SLOPE_STEEPER_BY)) for s in slopes.values())
         shown = "slope = " + _per_q(slopes, ".3f")
     else:
         in_range = steeper = None
@@ -308,7 +288,7 @@ def tradeoff_checks(
         "(derivation)"
     )
     if not math.isnan(error_at_smallest):
-        saturated = _at_least(error_at_smallest, SATURATION_MIN)
+        saturated = within(error_at_smallest, (SATURATION_MIN, math.inf))
         detail = f"smallest {error_at_smallest:.3g}"
         saturation = Check(saturation_claim, saturated, detail, "saturation", "reference")
     else:
@@ -323,7 +303,7 @@ def truncation_checks(bias: Mapping[str, float]) -> list[Check]:
         Check(
             f"smoothing by truncation moves the {name} optimum by less than {TRUNCATION_BIAS[name]:g}: "
             "|x*_K − x*| against the exact optimum",
-            _finite(b) and b < TRUNCATION_BIAS[name],
+            math.isfinite(b) and b < TRUNCATION_BIAS[name],
             f"measured {b:.3g}",
             "truncation-bias" if name == "logistic" else f"truncation-bias-{name}",
             against="reference",
@@ -339,7 +319,7 @@ def case_study_checks(error_1: float, error_10: float) -> list[Check]:
         Check(
             f"mean error at ε = 1 in [{CASE_ERROR_RANGE[0]:g}, {CASE_ERROR_RANGE[1]:g}] (the book's "
             "prediction for its case study)",
-            _within(error_1, CASE_ERROR_RANGE),
+            within(error_1, CASE_ERROR_RANGE),
             f"measured {error_1:.4g}",
             "error-at-1",
             against="reference",
@@ -347,7 +327,7 @@ def case_study_checks(error_1: float, error_10: float) -> list[Check]:
         Check(
             f"ten times the budget divides the error by {CASE_RATIO_RANGE[0]:g} to {CASE_RATIO_RANGE[1]:g}, "
             "around the linearised law's 10 (derivation)",
-            _within(ratio, CASE_RATIO_RANGE),
+            within(ratio, CASE_RATIO_RANGE),
             f"error(1)/error(10) = {ratio:.4g}",
             "tenfold",
             against="reference",
@@ -362,7 +342,7 @@ def dgd_checks(consensus: float) -> list[Check]:
         Check(
             f"the distributed gradient method on the private functions converges to their optimum: "
             f"max_i |x_i − x̃*| ≤ {DGD_TOLERANCE:g} (x̃* computed centrally)",
-            _at_most(consensus, DGD_TOLERANCE),
+            within(consensus, (-math.inf, DGD_TOLERANCE)),
             f"measured {consensus:.3g}",
             "consensus",
         )
@@ -379,7 +359,7 @@ def huang_floor_checks(floor_short: float, floor_long: float) -> list[Check]:
         Check(
             "with Σ s_k = 1 the noise-free schedule stops short of x* (the slides' 'finite sum'), by at "
             f"least {HUANG_FLOOR_MIN:g} (the book's prediction)",
-            _at_least(floor_short, HUANG_FLOOR_MIN),
+            within(floor_short, (HUANG_FLOOR_MIN, math.inf)),
             f"floor {floor_short:.3g}",
             "floor-short",
             against="reference",  # the slides say "finite sum"; the book's 5e-3 decides the verdict
@@ -387,7 +367,7 @@ def huang_floor_checks(floor_short: float, floor_long: float) -> list[Check]:
         Check(
             f"with Σ s_k = 10 the noise-free schedule gets within {HUANG_FLOOR_MAX:g} of x* "
             "(the book's prediction)",
-            _finite(floor_long) and floor_long < HUANG_FLOOR_MAX,
+            math.isfinite(floor_long) and floor_long < HUANG_FLOOR_MAX,
             f"floor {floor_long:.3g}",
             "floor-long",
             against="reference",
@@ -403,7 +383,7 @@ def impossibility_checks(log_ratio_10: float, log_ratio_100: float) -> list[Chec
             f"a convergent message-perturbing scheme leaks: the log-ratio of adjacent inputs' message "
             f"probabilities is ≥ {LOG_RATIO_MIN:g} at K = 100 and above its value at K = 10 (the slides' "
             "impossibility result)",
-            _at_least(log_ratio_100, LOG_RATIO_MIN) and log_ratio_100 > log_ratio_10,
+            within(log_ratio_100, (LOG_RATIO_MIN, math.inf)) and log_ratio_100 > log_ratio_10,
             f"{log_ratio_10:.2f} at K = 10, {log_ratio_100:.2f} at K = 100",
             "impossibility",
         )
@@ -416,7 +396,7 @@ def record_checks(relative_change: float) -> list[Check]:
         Check(
             f"the record-level V_q sensitivity has converged in the degree: relative change from degree 14 "
             f"to 18 < {RECORD_STABILITY:g} (the book's prediction)",
-            _finite(relative_change) and relative_change < RECORD_STABILITY,
+            math.isfinite(relative_change) and relative_change < RECORD_STABILITY,
             f"measured {relative_change:.3g}",
             "sensitivity-converged",
             against="reference",

@@ -13,8 +13,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from dpnet.reference._check import Check
+from dpnet.reference._check import within
 from dpnet.reference.clinical import FIG4_BEST_ARM
+from dpnet.results import Check
 
 # Figure 5 ------------------------------------------------------------------------------------------
 #: §5 and the caption of Figure 5: a complete network of five centres, ε = 1, α = 1 − β = 0.05 and
@@ -157,9 +158,9 @@ def figure6_checks(
     ]  # fmt: skip
     band = f"as published: first-order TVD at ε ≥ {eps} within [{lo}, {hi}] (read off the figure)"
     if published and band_means:
-        within = all(lo <= b <= hi for b in band_means)
+        inside = all(within(b, (lo, hi)) for b in band_means)
         detail = f"range of the means {min(band_means):.3f}–{max(band_means):.3f}"
-        checks.append(Check(band, within, detail, "published-band"))
+        checks.append(Check(band, inside, detail, "published-band"))
     else:  # a published value: compared only on Figure 6's setting
         checks.append(Check(band, None, "undefined: not Figure 6's setting", "published-band"))
     return [
