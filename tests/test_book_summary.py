@@ -83,9 +83,10 @@ def test_build_prints_a_row_per_chapter_then_the_html(book_root: Path, capsys: p
     err = capsys.readouterr().err
     rows = table(err)
     assert list(rows) == ["power-tradeoff", "reproducibility"], err
-    assert rows["power-tradeoff"] == ["quick", "—", "2", "1", "1", "cached"], err
-    mode, seconds, *checks, outcome = rows["reproducibility"]
+    assert rows["power-tradeoff"] == ["quick", "—", "2", "1", "1", "0", "cached"], err
+    mode, seconds, *checks, contradicted, outcome = rows["reproducibility"]
     assert (mode, checks, outcome) == ("quick", ["—", "—", "—"], "ran") and SECONDS.fullmatch(seconds), err
+    assert contradicted == "0", err
     assert re.fullmatch(r"\[book\] done in \d+\.\d s: .*_build/html/index\.html", lines(err)[-1]), err
 
 
@@ -124,12 +125,14 @@ def test_run_prints_its_one_row(book_root: Path, capsys: pytest.CaptureFixture) 
     rows = table(err)
     assert list(rows) == ["power-tradeoff"], err
     mode, seconds, *checks, outcome = rows["power-tradeoff"]
-    assert (mode, checks, outcome) == ("quick", ["2", "1", "1"], "ran") and SECONDS.fullmatch(seconds), err
+    assert (mode, checks, outcome) == ("quick", ["2", "1", "1", "0"], "ran") and SECONDS.fullmatch(seconds), (
+        err
+    )
     assert lines(err)[-1].startswith("the HTML and the reproducibility report predate this run"), err
 
     assert book.main(["run", "power-tradeoff", "--mode", "quick"]) == 0  # nothing changed: cached
     err = capsys.readouterr().err
-    assert table(err) == {"power-tradeoff": ["quick", "—", "2", "1", "1", "cached"]}, err
+    assert table(err) == {"power-tradeoff": ["quick", "—", "2", "1", "1", "0", "cached"]}, err
     assert lines(err)[-1].startswith("power-tradeoff"), err  # no stale-HTML hint
 
 
@@ -144,9 +147,11 @@ def test_a_failed_chapter_is_in_the_table_and_the_error_is_last(
     assert err.index("[online-learning] FAILED") < err.index("[power-tradeoff] ran"), err
     rows = table(err)
     assert list(rows) == ["power-tradeoff", "online-learning"], err  # in book order; the report did not run
-    assert rows["power-tradeoff"][2:] == ["2", "1", "1", "ran"], err
+    assert rows["power-tradeoff"][2:] == ["2", "1", "1", "0", "ran"], err
     mode, seconds, *checks, outcome = rows["online-learning"]
-    assert (mode, checks, outcome) == ("default", ["—", "—", "—"], "failed") and SECONDS.fullmatch(seconds)
+    assert (mode, checks, outcome) == ("default", ["—", "—", "—", "—"], "failed") and SECONDS.fullmatch(
+        seconds
+    )
     assert err.index("ZeroDivisionError") < err.index("\nchapter  "), err  # the cause, before the table
     assert lines(err)[-1] == (
         "error: 1 chapter(s) failed: online-learning; the book was not built "
@@ -156,16 +161,16 @@ def test_a_failed_chapter_is_in_the_table_and_the_error_is_last(
 
 def test_summary_columns_line_up() -> None:
     runs = [
-        book.ChapterRun("a-long-chapter-id", "ran", 1234.56, "full", CheckCounts(12, 0, 3)),
-        book.ChapterRun("short", "cached", None, "quick", CheckCounts()),  # no checks: blank counts
+        book.ChapterRun("a-long-chapter-id", "ran", 1234.56, "full", CheckCounts(12, 0, 3), 0),
+        book.ChapterRun("short", "cached", None, "quick", CheckCounts(), 2),  # no checks: blank counts
         book.ChapterRun("broken", "failed", 2.0, "default", None),
     ]
     assert book.summary_table(runs).splitlines() == [
-        "chapter            mode         time  passed  failed  undecided  outcome",
-        "-----------------  -------  --------  ------  ------  ---------  -------",
-        "a-long-chapter-id  full     1234.6 s      12       0          3  ran",
-        "short              quick           —       —       —          —  cached",
-        "broken             default     2.0 s       —       —          —  failed",
+        "chapter            mode         time  passed  failed  undecided  contradicted  outcome",
+        "-----------------  -------  --------  ------  ------  ---------  ------------  -------",
+        "a-long-chapter-id  full     1234.6 s      12       0          3             0  ran",
+        "short              quick           —       —       —          —             2  cached",
+        "broken             default     2.0 s       —       —          —             —  failed",
     ]
 
 
@@ -195,3 +200,38 @@ def test_kernels_run_one_blas_thread_unless_the_user_says(
     metrics = json.loads((book_root / "results" / "power-tradeoff" / "metrics.json").read_text())
     assert metrics["threads"] == ["1", "3"]
     assert "OPENBLAS_NUM_THREADS" not in os.environ and os.environ["OMP_NUM_THREADS"] == "3"
+
+
+#: A check that fails (``c``), and prose that binds it: once as the verdict on a paper's claim, once as a
+#: sentence in the book's own voice.
+VOICES = (
+    "\n\nThe paper claims it {badge}`p003-fig1/c`. The book finds that it holds here {holds}`p003-fig1/c`.\n"
+)
+
+
+def test_a_sentence_in_the_book_s_voice_must_hold_at_the_paper_s_setting(
+    book_root: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """In quick mode the contradicted sentence is counted in the summary; a full run at the default
+    parameters fails, naming the chapter, the check and the sentence, and keeps the earlier results."""
+    fake_book(book_root, {"power-tradeoff": CHECKS})
+    source = book_root / "chapters" / "01_power_tradeoff.md"
+    source.write_text(source.read_text() + VOICES)
+
+    assert book.main(["run", "power-tradeoff"]) == 0
+    rows = table(capsys.readouterr().err)
+    assert rows["power-tradeoff"][5:] == ["1", "ran"]  # one contradicted sentence (the badge is a verdict)
+    before = (book_root / "results" / "power-tradeoff" / "metrics.json").read_bytes()
+
+    assert book.main(["run", "power-tradeoff", "--mode", "full"]) == 2
+    err = capsys.readouterr().err
+    assert "error: chapter 'power-tradeoff': 1 sentence(s) in the book's own voice do not hold" in err, err
+    assert "line 31, {holds}`p003-fig1/c` (its check failed): The book finds that it holds here" in err, err
+    assert (book_root / "results" / "power-tradeoff" / "metrics.json").read_bytes() == before
+
+    assert (
+        book.main(["run", "power-tradeoff", "--mode", "full", "-p", "alpha", "0.1"]) == 0
+    )  # not the defaults
+    assert table(capsys.readouterr().err)["power-tradeoff"][0] == "full"
+    source.write_text(source.read_text().replace("{holds}`p003-fig1/c`", "{holds}`p003-fig1/a`"))
+    assert book.main(["run", "power-tradeoff", "--mode", "full"]) == 0  # a sentence that holds

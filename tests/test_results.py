@@ -165,28 +165,60 @@ def _png_width(png: Path) -> int:
     return int.from_bytes(png.read_bytes()[16:20], "big")  # the IHDR chunk's width
 
 
-def test_report_status_from_checks_and_deviations(results: Results, tmp_path: Path) -> None:
+@pytest.fixture
+def headlined(monkeypatch: pytest.MonkeyPatch) -> object:
+    """The catalogue's first item, with a headline tested by the check named ``headline``."""
+    import dataclasses
+
     from dpnet import report
 
-    item = report.CATALOGUE[0]
+    item = dataclasses.replace(report.CATALOGUE[0], headline="The claim the item supports.", check="headline")
+    monkeypatch.setattr(report, "CATALOGUE", (item, *report.CATALOGUE[1:]))
+    return item
+
+
+def test_report_status_from_checks_and_deviations(
+    results: Results, tmp_path: Path, headlined: object
+) -> None:
+    """An item is reproduced only when its headline check passes; a failing check, headline or not,
+    makes it not reproduced; the headline undecided leaves it undecided, however many checks pass."""
+    from dpnet import report
+
+    item = headlined
     results.chapter_id = item.chapter
-    results.checks(item.key, [Check("a", True, name="a")])
-    (tmp_path / item.chapter).mkdir()
-    (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
 
-    def status() -> str:
-        table = report.status_table(tmp_path)
-        return table.loc[table["chapter"].eq(item.chapter) & table["item"].eq(item.name), "status"].item()
+    def status(*checks: Check, deviation: bool = False) -> str:
+        run = Results(item.chapter, {}, headlines={item.key: item.check})
+        run.checks(item.key, checks)
+        if deviation:
+            run.deviation(item.key, "noise", "why")
+        (tmp_path / item.chapter).mkdir(exist_ok=True)
+        (tmp_path / item.chapter / "metrics.json").write_text((run.directory / "metrics.json").read_text())
+        table = report.status_table(tmp_path).set_index("key")
+        return table.loc[item.key, "status"]
 
-    assert status() == "reproduced"
-    results.deviation(item.key, "noise", "why")
-    (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
-    assert status() == "reproduced with documented deviation"
-    results.checks(item.key, [Check("b", False, name="b")])
-    (tmp_path / item.chapter / "metrics.json").write_text((tmp_path / "metrics.json").read_text())
-    assert status() == "not reproduced"
-    other = report.status_table(tmp_path)
-    assert set(other.loc[other["chapter"].ne(item.chapter), "status"]) <= {
+    headline, other = (
+        Check("the claim", True, name="headline"),
+        Check("a consistency check", True, name="other"),
+    )
+    assert status(headline, other) == "reproduced"
+    assert status(headline, other, deviation=True) == "reproduced with documented deviation"
+    assert status(headline._replace(passed=False), other) == "not reproduced"
+    assert status(headline, other._replace(passed=False)) == "not reproduced"
+    assert status(headline._replace(passed=None), other) == "headline not decided"
+    assert status(other) == "headline not decided"  # the headline was never tested
+    entry = json.loads((tmp_path / item.chapter / "metrics.json").read_text())["reproduction"][item.key]
+    assert entry["headline"] == "headline"
+    text = report.items_markdown(tmp_path)
+    assert "Headline claim: The claim the item supports. (– `headline`, not recorded)." in text
+    status(headline, other)
+    text = report.items_markdown(tmp_path)
+    assert (
+        f"Headline claim: The claim the item supports. (✓ {{ref}}`headline <check-{item.key}-headline>`)."
+        in text
+    )
+    other_items = report.status_table(tmp_path)
+    assert set(other_items.loc[other_items["chapter"].ne(item.chapter), "status"]) <= {
         "not yet",
         "not checked in this run",
     }

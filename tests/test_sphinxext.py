@@ -83,3 +83,13 @@ def test_a_missing_mathjax_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, mis
 def test_each_script_is_listed_once(tmp_path: Path) -> None:
     page = (build(tmp_path) / "index.html").read_text()
     assert page.count("<script>var once</script>") == 1
+
+
+def test_a_contradicted_sentence_in_the_book_s_voice_says_so_in_words() -> None:
+    """``{holds}`` adds the words to a ✗ (the verdict of a ``{badge}`` stays a mark alone); a ✓ or an
+    undefined – adds nothing."""
+    (words,) = sphinxext.HoldsRole().remark("✗")
+    assert words.astext() == " this run contradicts this sentence"
+    assert "holds-contradicted" in words["classes"]
+    assert sphinxext.HoldsRole().remark("✓") == [] and sphinxext.HoldsRole().remark("–") == []
+    assert sphinxext.BadgeRole().remark("✗") == []

@@ -36,7 +36,9 @@ Reference, chapters and runner:
 - :mod:`dpnet.dependencies` — the library modules a piece of code imports, for the chapters' fingerprints;
 - :mod:`dpnet.workspace` — where a chapter runs: its lock, its staging directory, the swap into place;
 - :mod:`dpnet.book` — the command line that executes chapters and builds the book;
-- :mod:`dpnet.sphinxext` — the book's Sphinx extension (the ``{badge}`` role).
+- :mod:`dpnet.voices` — the book's two voices: verdicts on the papers' claims (``{badge}``), and sentences
+  of the book's own bound to a check that must hold at the paper's setting (``{holds}``);
+- :mod:`dpnet.sphinxext` — the book's Sphinx extension (the ``{badge}`` and ``{holds}`` roles).
 """
 
 __version__ = "0.1.0"

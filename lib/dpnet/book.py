@@ -18,8 +18,13 @@ HTML from the chapters' last runs, whatever their parameters, without executing 
 Each command prints one status line per chapter as it starts and ends, and the last progress line of
 its long sweeps every few seconds; ``run``, ``build`` and ``html`` end with a summary table
 (:func:`summary_table`): per chapter, its mode, this run's time, its checks passed, failed and
-undecided, and whether it ran, was cached (its inputs had not changed) or failed. A failure is
-reported after the table, in the last line, which starts with ``error:``.
+undecided, how many of its sentences in the book's own voice the run contradicts, and whether it ran,
+was cached (its inputs had not changed) or failed. A failure is reported after the table, in the last
+line, which starts with ``error:``.
+
+A full-mode run at the default parameters fails when a sentence the chapter writes in the book's own
+voice (``{holds}``, :mod:`dpnet.voices`) does not hold; other runs may contradict such a sentence, and
+the summary counts them.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from dpnet import chapters as chapter_layer
-from dpnet import cores, workspace
+from dpnet import cores, voices, workspace
 from dpnet.data import default_registry_path
 from dpnet.dependencies import imported_names, module_files
 from dpnet.errors import ChapterError, ClusterError, DataError, ParameterError
@@ -76,7 +81,9 @@ PROGRESS_SECONDS = 10.0
 #: How the summary names what :func:`run_chapter` returned.
 OUTCOMES: dict[str, str] = {"ran": "ran", "up to date": "cached"}
 #: The summary's columns: text (left-aligned, :data:`TEXT_COLUMNS`), else numbers (right-aligned).
-SUMMARY_COLUMNS: tuple[str, ...] = ("chapter", "mode", "time", "passed", "failed", "undecided", "outcome")
+SUMMARY_COLUMNS: tuple[str, ...] = (
+    "chapter", "mode", "time", "passed", "failed", "undecided", "contradicted", "outcome",
+)  # fmt: skip
 TEXT_COLUMNS: frozenset[str] = frozenset({"chapter", "mode", "outcome"})
 #: A cell with nothing to show (a cached chapter's time, a failed chapter's checks).
 BLANK = "—"
@@ -371,7 +378,12 @@ def _keep_failed(source: Path, failed: Path) -> str:
 
 def _finish(chapter: Chapter, staging: Path, stamp: str, resolved: Mapping[str, Any], seconds: float) -> None:
     """Check the executed notebook and complete the staging directory (notebook, fingerprint with the
-    run's time, which orders the next build: :func:`expected_seconds`)."""
+    run's time, which orders the next build: :func:`expected_seconds`).
+
+    A full-mode run at the default parameters must bear out every sentence the chapter writes in the
+    book's own voice (``{holds}``, :mod:`dpnet.voices`): one whose check fails, or is undefined, fails
+    the chapter, naming the check and the sentence.
+    """
     import nbformat
 
     executed = staging / f"{chapter.stem}.ipynb"
@@ -383,6 +395,8 @@ def _finish(chapter: Chapter, staging: Path, stamp: str, resolved: Mapping[str, 
         raise ChapterError(
             f"chapter {chapter.id!r} wrote no metrics.json (it must create dpnet.results.Results)"
         )
+    if is_default_full(chapter, resolved):
+        _hold_the_books_word(chapter, json.loads((staging / "metrics.json").read_text()))
     _hide_injected_cell(nb)
     try:
         nbformat.write(nb, executed)
@@ -395,6 +409,39 @@ def _finish(chapter: Chapter, staging: Path, stamp: str, resolved: Mapping[str, 
         (staging / "fingerprint.json").write_text(json.dumps(payload, indent=1, default=str) + "\n")
     except OSError as exc:
         raise ChapterError(f"cannot write the results of chapter {chapter.id!r} in {staging}: {exc}") from exc
+
+
+def is_default_full(chapter: Chapter, resolved: Mapping[str, Any]) -> bool:
+    """Whether a run's parameters are the chapter's full-mode defaults: the paper's setting, where the
+    book's own sentences must hold."""
+    if resolved.get("mode") != "full":
+        return False
+    defaults = resolve_parameters(chapter, "full", {})[1]
+    return json.loads(json.dumps(defaults, default=str)) == json.loads(json.dumps(resolved, default=str))
+
+
+def _hold_the_books_word(chapter: Chapter, metrics: Mapping[str, Any] | None) -> None:
+    """Raise :class:`ChapterError` when a sentence in the book's own voice does not hold in this run."""
+    found = voices.statements(chapter.source.read_text(encoding="utf-8"))
+    wrong = voices.contradicted(found, metrics, strict=True)
+    if not wrong:
+        return
+    lines = []
+    for statement in wrong:
+        verdict = voices.verdict(statement, metrics)
+        why = "its check failed" if verdict is False else "its check is undefined or was not recorded"
+        lines.append(
+            f"  line {statement.line}, {{holds}}`{statement.where}` ({why}): {_shortened(statement.sentence)}"
+        )
+    raise ChapterError(
+        f"chapter {chapter.id!r}: {len(wrong)} sentence(s) in the book's own voice do not hold in this "
+        "full run at the default parameters; rewrite each sentence (or report the paper's claim with "
+        "{badge}), or fix the computation:\n" + "\n".join(lines)
+    )
+
+
+def _shortened(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _describe(exc: BaseException) -> str:
@@ -424,6 +471,9 @@ class ChapterRun:
     checks
         Its checks by outcome, from its ``metrics.json``; None for a failed chapter, whose results (if
         any) are those of an earlier run.
+    contradicted
+        How many of its sentences in the book's own voice its results contradict (:mod:`dpnet.voices`);
+        None when they cannot be read.
     """
 
     id: str
@@ -431,6 +481,7 @@ class ChapterRun:
     seconds: float | None
     mode: str
     checks: CheckCounts | None
+    contradicted: int | None = None
 
 
 def finished_run(cid: str, outcome: str, seconds: float, root: Path) -> ChapterRun:
@@ -456,7 +507,8 @@ def finished_run(cid: str, outcome: str, seconds: float, root: Path) -> ChapterR
     results = root / "results"
     shown = OUTCOMES[outcome]
     mode, checks = _recorded_mode(results, cid), _recorded_checks(results, cid)
-    return ChapterRun(cid, shown, seconds if shown == "ran" else None, mode, checks)
+    contradicted = _contradicted(results, cid, root)
+    return ChapterRun(cid, shown, seconds if shown == "ran" else None, mode, checks, contradicted)
 
 
 def failed_run(cid: str, seconds: float, mode: str | None) -> ChapterRun:
@@ -483,13 +535,24 @@ def _recorded_checks(results: Path, cid: str) -> CheckCounts | None:
         return None
 
 
+def _contradicted(results: Path, cid: str, root: Path) -> int | None:
+    """How many sentences in the book's own voice a chapter's last results contradict (None if either
+    cannot be read)."""
+    try:
+        source = get_chapter(cid, root).source.read_text(encoding="utf-8")
+        return len(voices.contradicted(voices.statements(source), load_metrics(cid, results)))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, ParameterError):
+        return None
+
+
 def _summary_cells(run: ChapterRun) -> tuple[str, ...]:
     """One row of the summary table, as text: a chapter without checks shows :data:`BLANK` counts."""
     seconds = BLANK if run.seconds is None else f"{run.seconds:.1f} s"
     counts = (BLANK,) * 3
     if run.checks is not None and run.checks.total:
         counts = (str(run.checks.passed), str(run.checks.failed), str(run.checks.undecided))
-    return (run.id, run.mode, seconds, *counts, run.outcome)
+    contradicted = BLANK if run.contradicted is None else str(run.contradicted)
+    return (run.id, run.mode, seconds, *counts, contradicted, run.outcome)
 
 
 def _table_line(cells: Sequence[str], widths: Sequence[int]) -> str:

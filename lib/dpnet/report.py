@@ -36,6 +36,7 @@ __all__ = [
     "check_table",
     "deviation_table",
     "entries",
+    "headline_verdict",
     "items_markdown",
     "report_label",
     "status_table",
@@ -43,12 +44,23 @@ __all__ = [
 
 #: What each status means, in the order the report lists them.
 STATUS_MEANINGS: dict[str, str] = {
-    "reproduced": "every check passed, and the paper's own mathematics regenerates the item",
-    "reproduced with documented deviation": (
-        "every check passed, but the published item can only be regenerated with a deviation found in "
-        "the authors' code; the chapter shows the paper-faithful result beside the as-published one"
+    "reproduced": (
+        "the check of the item's headline claim passed under the paper's own mathematics, and every other "
+        "check passed"
     ),
-    "not reproduced": "at least one check failed (failures are shown, never hidden)",
+    "reproduced with documented deviation": (
+        "the headline check and every other check passed, but the published item can only be regenerated "
+        "with a deviation found in the authors' code; the chapter shows the paper-faithful result beside "
+        "the as-published one"
+    ),
+    "not reproduced": (
+        "the headline check or another check failed: the paper's claim does not hold as stated, or the "
+        "computation does not regenerate the item (failures are shown, never hidden)"
+    ),
+    "headline not decided": (
+        "every check this run decided passed, but not the one that tests the item's headline claim: it is "
+        "undefined for these parameters, or was not recorded"
+    ),
     "shown, nothing to compare": (
         "the chapter shows the item on the paper's setting, but the item publishes no number or claim that "
         "a computation could be checked against (its formulas are tested as identities in the unit tests)"
@@ -80,7 +92,16 @@ def report_label(key: str) -> str:
     return f"report-{key}"
 
 
-def _item_status(entry: dict | None, chapter_ran: bool) -> str:
+def headline_verdict(entry: Mapping[str, Any] | None, item: Item) -> bool | None:
+    """The outcome of an item's headline check in a chapter's record of it (``reproduction[<key>]``):
+    True, False, or None when the check is undefined or was not recorded."""
+    for check in (entry or {}).get("checks", []):
+        if item.check and check.get("name") == item.check:
+            return check["passed"]
+    return None
+
+
+def _item_status(entry: dict | None, chapter_ran: bool, item: Item) -> str:
     outcomes = [c["passed"] for c in (entry or {}).get("checks", []) if c["passed"] is not None]
     if entry is not None and entry.get("paper_setting", True) and not entry.get("checks"):
         return "shown, nothing to compare"
@@ -88,6 +109,8 @@ def _item_status(entry: dict | None, chapter_ran: bool) -> str:
         return "not checked in this run" if chapter_ran else "not yet"
     if not all(outcomes):
         return "not reproduced"
+    if not headline_verdict(entry, item):
+        return "headline not decided"
     return "reproduced with documented deviation" if entry.get("deviations") else "reproduced"
 
 
@@ -159,7 +182,8 @@ def _chapter_metrics(results_dir: Path | None) -> dict[str, dict | None]:
 
 
 def status_table(results_dir: Path | None = None) -> pd.DataFrame:
-    """One row per catalogue item: paper, item, title, chapter, status, checks passed, deviations."""
+    """One row per catalogue item: paper, item, title, chapter, status, the verdict of its headline
+    check (✓, ✗, or – when undecided), checks passed, deviations."""
     metrics = _chapter_metrics(results_dir)
     rows = []
     for item in CATALOGUE:
@@ -172,7 +196,8 @@ def status_table(results_dir: Path | None = None) -> pd.DataFrame:
             "item": item.name,
             "title": item.title,
             "chapter": item.chapter,
-            "status": _item_status(entry, chapter_metrics is not None),
+            "status": _item_status(entry, chapter_metrics is not None, item),
+            "headline": BADGES[headline_verdict(entry, item)] if entry else "",
             "checks passed": _passed(checks),
             "deviations": "; ".join(entry["deviations"]) if entry else "",
         })  # fmt: skip
@@ -220,6 +245,11 @@ def items_markdown(results_dir: Path | None = None) -> str:
         head = f"({report_label(item.key)})=\n**{name}**: {_text(item.title)}."
         head += f" Chapter `{item.chapter}`. Status: **{row['status']}**"
         head += f" ({row['checks passed']} checks passed)." if row["checks passed"] else "."
+        if item.headline:
+            recorded = any(check["name"] == item.check for check in entry.get("checks", []))
+            label = check_label(item.key, item.check)
+            target = f"{{ref}}`{item.check} <{label}>`" if recorded else f"`{item.check}`, not recorded"
+            head += f" Headline claim: {_text(item.headline)} ({row['headline'] or BADGES[None]} {target})."
         deviations = [
             f"{{ref}}`{_role_text(title)} <{notes[title]}>`" if notes.get(title) else _text(title)
             for title in entry.get("deviations", [])

@@ -191,14 +191,23 @@ class Results:
         The keys of the catalogue items the chapter covers (``p003-fig1``, …). A figure, table, check
         or deviation recorded under an item key must be one of them (or, for a figure or table, one
         of them followed by ``-<variant>``). ``None`` accepts any key (for tests).
+    headlines
+        For each item, the name of the check that tests its headline claim: recorded with the item's
+        checks (``reproduction[<item>]["headline"]``), for the report.
     """
 
     def __init__(
-        self, chapter_id: str, parameters: Mapping[str, Any], *, items: Sequence[str] | None = None
+        self,
+        chapter_id: str,
+        parameters: Mapping[str, Any],
+        *,
+        items: Sequence[str] | None = None,
+        headlines: Mapping[str, str] | None = None,
     ) -> None:
         staging = os.environ.get("DPNET_RESULTS_DIR")
         self.chapter_id = chapter_id
         self.items = None if items is None else tuple(items)
+        self.headlines = dict(headlines or {})
         self.directory = Path(staging) if staging else results_root() / "_interactive" / chapter_id
         (self.directory / "figures").mkdir(parents=True, exist_ok=True)
         (self.directory / "tables").mkdir(parents=True, exist_ok=True)
@@ -410,7 +419,10 @@ class Results:
         self._save()
 
     def _entry(self, item: str) -> dict[str, Any]:
-        return self.reproduction.setdefault(item, {"checks": [], "deviations": [], "paper_setting": True})
+        headline = self.headlines.get(item, "")
+        return self.reproduction.setdefault(
+            item, {"headline": headline, "checks": [], "deviations": [], "paper_setting": True}
+        )
 
     def _glue_badge(self, item: str, name: str, passed: bool | None) -> None:
         from myst_nb import glue

@@ -1,9 +1,15 @@
-"""The book's Sphinx extension: the ``{badge}`` role, and MathJax served with the book.
+"""The book's Sphinx extension: the ``{badge}`` and ``{holds}`` roles, and MathJax served with the book.
 
 ``{badge}`p003-fig1/below-one``` shows the verdict a chapter glued when it recorded check
 ``below-one`` of item ``p003-fig1`` (:meth:`dpnet.results.Results.checks`): ✓ when the claim holds in
 this run, ✗ when it fails, – when it is undefined for the run's parameters. It links to the check's
-line in the reproducibility report (:func:`dpnet.results.check_label`).
+line in the reproducibility report (:func:`dpnet.results.check_label`). It sits on a sentence that
+reports a paper's claim.
+
+``{holds}`p003-fig1/below-one``` is the same mark on a sentence in the book's own voice
+(:mod:`dpnet.voices`). When the run contradicts the sentence (✗), the mark says so in words: "✗ this
+run contradicts this sentence". (A full-mode run at the default parameters never gets there: the
+runner refuses it.)
 
 MathJax comes with the book, so formulas are typeset offline: instead of Sphinx's default (MathJax 3
 from a CDN), the pages load ``_static/mathjax/tex-mml-chtml.js``, copied at build time from the pinned
@@ -34,7 +40,15 @@ from sphinx.ext import mathjax
 
 from dpnet.results import badge_key, check_label
 
-__all__ = ["MATHJAX_FILES", "MATHJAX_PATH", "BadgeRole", "mathjax_source", "setup"]
+__all__ = [
+    "CONTRADICTED",
+    "MATHJAX_FILES",
+    "MATHJAX_PATH",
+    "BadgeRole",
+    "HoldsRole",
+    "mathjax_source",
+    "setup",
+]
 
 MATHJAX_DISTRIBUTION = "django-static-mathjax"
 #: MathJax's browser build inside that distribution
@@ -47,8 +61,15 @@ MATHJAX_PATH = "mathjax/tex-mml-chtml.js"
 MATHJAX_FILES = ("tex-mml-chtml.js", "input/tex", "output", "ui", "a11y", "sre", "../LICENSE")
 
 
+#: What a ``{holds}`` mark adds when the run contradicts its sentence.
+CONTRADICTED = "this run contradicts this sentence"
+
+
 class BadgeRole(RoleBase):
     """``{badge}`<item>/<check>```: the check's glued verdict, linked to its line in the report."""
+
+    #: The class of the marks this role makes.
+    kind = "badge"
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         item, _, name = (part.strip() for part in self.text.partition("/"))
@@ -64,10 +85,27 @@ class BadgeRole(RoleBase):
             refwarn=True, classes=["badge"],
         )  # fmt: skip
         ref += nodes.inline(
-            mark, mark, classes=["badge", {"✓": "badge-pass", "✗": "badge-fail"}.get(mark, "badge-na")]
+            mark, mark, classes=[self.kind, {"✓": "badge-pass", "✗": "badge-fail"}.get(mark, "badge-na")]
         )
         self.set_source_info(ref)
-        return [ref], []
+        return [ref, *self.remark(mark)], []
+
+    def remark(self, mark: str) -> list[nodes.Node]:
+        """What the mark adds after itself: nothing, for a verdict on a paper's claim."""
+        return []
+
+
+class HoldsRole(BadgeRole):
+    """``{holds}`<item>/<check>```: a sentence in the book's own voice, bound to a check; when the run
+    contradicts it, the mark says so in words."""
+
+    kind = "holds"
+
+    def remark(self, mark: str) -> list[nodes.Node]:
+        if mark != "✗":
+            return []
+        text = f" {CONTRADICTED}"
+        return [nodes.emphasis(text, text, classes=["holds-contradicted"])]
 
 
 def mathjax_source() -> Path:
@@ -138,9 +176,10 @@ def _read_multitoc_in_parallel(app: Any) -> None:
 
 
 def setup(app: Any) -> dict[str, Any]:
-    """Register the role, serve MathJax from the book's ``_static`` folder, list each script once, and
+    """Register the roles, serve MathJax from the book's ``_static`` folder, list each script once, and
     let the pages be read in parallel."""
     app.add_role("badge", BadgeRole())
+    app.add_role("holds", HoldsRole())
     app.setup_extension("sphinx.ext.mathjax")
     app.connect("config-inited", _use_local_mathjax)
     app.connect("builder-inited", _copy_mathjax)

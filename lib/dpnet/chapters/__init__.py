@@ -67,5 +67,6 @@ def resolve(chapter_id: str, values: Mapping[str, Any]) -> Parameters:
 def start(chapter_id: str, namespace: Mapping[str, Any]) -> tuple[Parameters, Results]:
     """Resolve the parameters a notebook's namespace defines and open the chapter's results."""
     P = from_namespace(schema(chapter_id), namespace, chapter_id)
-    items = [item.key for item in CATALOGUE if item.chapter == chapter_id]
-    return P, Results(chapter_id, P, items=items)
+    items = [item for item in CATALOGUE if item.chapter == chapter_id]
+    headlines = {item.key: item.check for item in items}
+    return P, Results(chapter_id, P, items=[item.key for item in items], headlines=headlines)

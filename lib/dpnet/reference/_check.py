@@ -1,10 +1,14 @@
-"""What the reference modules share: one test of "within a tolerance"."""
+"""What the reference modules share: one test of "within a tolerance", and one of "in every case" that
+does not pass on an empty set of cases."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
-__all__ = ["within"]
+import numpy as np
+
+__all__ = ["every", "within"]
 
 
 def within(value: float, bounds: tuple[float, float]) -> bool:
@@ -15,3 +19,13 @@ def within(value: float, bounds: tuple[float, float]) -> bool:
     """
     x = float(value)
     return math.isfinite(x) and bounds[0] <= x <= bounds[1]
+
+
+def every(conditions: Iterable[bool | np.bool_]) -> bool | None:
+    """Whether every condition holds, over a set of cases that may be empty.
+
+    ``None`` (the check is undecided) when there is no case at all: an empty set of cases is no evidence,
+    for or against (``all([])`` would say the claim holds).
+    """
+    outcomes = [bool(c) for c in conditions]
+    return all(outcomes) if outcomes else None

@@ -19,6 +19,18 @@ import numpy as np
 from dpnet.reference._check import within
 from dpnet.results import Check
 
+#: The catalogue items of chapter ``hypothesis-testing`` (:mod:`dpnet.reference.catalogue`): (paper,
+#: name, title, headline claim, name of the check that tests it under the paper's mathematics).
+ITEMS: Final[tuple[tuple[str, str, str, str, str], ...]] = (
+    ("003", "Fig 3", "ACTG 175 ZDV vs ddI: Kaplan–Meier curves and log hazard ratio", "", ""),
+    ("003", "Fig 4", "ACTG 175 all four arms: Kaplan–Meier curves and log hazard ratios", "", ""),
+    ("003", "Fig 14.1a-b", "ACTG 175 AM/GM and two-threshold beliefs and TVD", "", ""),
+    ("003", "§5 tests", "Private distributed hypothesis tests on ACTG 175 and their p-values", "", ""),
+    ("003", "Fig 14.3", "Cancer cohort: Kaplan–Meier curves by TMB group and Cox fits", "", ""),
+    ("003", "Fig 14.4", "Cancer cohort: AM/GM beliefs", "", ""),
+    ("003", "Fig 14.5", "Cancer cohort: two-threshold beliefs", "", ""),
+)
+
 #: ACTG 175 patients and events per arm (facts of the data set), arms in the CSV's ``trt`` order.
 ACTG_ARM_SIZES: Final = {"ZDV": 532, "ZDV+ddI": 522, "ZDV+Zal": 524, "ddI": 561}
 ACTG_ARM_EVENTS: Final = {"ZDV": 181, "ZDV+ddI": 103, "ZDV+Zal": 109, "ddI": 128}

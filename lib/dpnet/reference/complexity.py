@@ -17,6 +17,13 @@ import numpy as np
 from dpnet.reference.clinical import LAMBDA_GAP
 from dpnet.results import Check
 
+#: The catalogue items of chapter ``distributed-mle`` (:mod:`dpnet.reference.catalogue`): (paper,
+#: name, title, headline claim, name of the check that tests it under the paper's mathematics).
+ITEMS: Final[tuple[tuple[str, str, str, str, str], ...]] = (
+    ("003", "Table 1", "Communication complexity of the private algorithms", "", ""),
+    ("000", "Table 2", "Summary of estimators (earlier version)", "", ""),
+)
+
 #: Paper 003's experiments: five hospitals on the complete graph, α = 1 − β = 0.05 (§5, Fig 14.1).
 TABLE1_N: Final = 5
 TABLE1_GRAPH: Final = "complete"

@@ -10,6 +10,13 @@ from numpy.typing import ArrayLike, NDArray
 
 from dpnet.results import Check
 
+#: The catalogue items of chapter ``power-tradeoff`` (:mod:`dpnet.reference.catalogue`): (paper,
+#: name, title, headline claim, name of the check that tests it under the paper's mathematics).
+ITEMS: Final[tuple[tuple[str, str, str, str, str], ...]] = (
+    ("003", "Fig 1", "Randomized-response power and critical budget ε*", "", ""),
+    ("003", "Fig 2", "Laplace-mechanism power and critical budget ε*", "", ""),
+)
+
 #: Paper 003, Figure 1 (right), ε*_RR heat map as published (2 decimals). Rows n = 25, 50, 75, 100;
 #: columns p = 0.6, 0.7, 0.8, 0.9. Computed by the authors as the argmin of ``|β_IND − β_RR(ε)|``
 #: over numpy.linspace(0, 5, 100).

@@ -20,6 +20,18 @@ import numpy as np
 from dpnet.reference._check import within
 from dpnet.results import Against, Check
 
+#: The catalogue items of chapter ``distributed-estimation`` (:mod:`dpnet.reference.catalogue`): (paper,
+#: name, title, headline claim, name of the check that tests it under the paper's mathematics).
+ITEMS: Final[tuple[tuple[str, str, str, str, str], ...]] = (
+    ("001", "Table 1", "Total-error bounds, Signal/Network DP × MVUE/OL", "", ""),
+    ("001", "Fig 2", "Data overview: consumption distribution and the two networks", "", ""),
+    ("001", "Fig 3", "Sample paths, MVUE with Signal DP", "", ""),
+    ("001", "Fig 4", "Sample paths, MVUE with Network DP", "", ""),
+    ("001", "Fig 5", "Sample paths, online learning with Signal DP", "", ""),
+    ("001", "Fig 6", "Sample paths, online learning with Network DP", "", ""),
+    ("001", "Fig 7", "Final error vs privacy budget", "", ""),
+)
+
 #: Short names of the datasets in check names, and their labels in claims.
 DATASET_SHORT: Final = {"us_power_grid": "us", "german_households": "german"}
 DATASET_LABEL: Final = {"us_power_grid": "US power grid", "german_households": "German households"}

@@ -35,6 +35,19 @@ from typing import Final
 from dpnet.reference._check import within
 from dpnet.results import Check
 
+#: The catalogue items of chapter ``functional-perturbation`` (:mod:`dpnet.reference.catalogue`): (paper,
+#: name, title, headline claim, name of the check that tests it under the paper's mathematics).
+ITEMS: Final[tuple[tuple[str, str, str, str, str], ...]] = (
+    ("004", "E0", "Hypothesis-testing view of ε", "", ""),
+    ("004", "E1", "Anatomy of the functional mechanism", "", ""),
+    ("004", "E2", "Calibration", "", ""),
+    ("004", "E3", "Privacy–accuracy trade-off", "", ""),
+    ("004", "E4", "2-D logistic regression case study", "", ""),
+    ("004", "E5", "Distributed execution", "", ""),
+    ("004", "E6", "Message perturbation: impossibility and baseline", "", ""),
+    ("004", "E7", "Record-level sensitivity", "", ""),
+)
+
 #: γ(ε = 1, q, p) = √ζ(2(q − p)) of the slides' theorem, for (q, p) = (2, 1), (1.5, 0.75), (4, 2), and
 #: the relative tolerance of the library's γ against it (a unit test).
 GAMMA_VALUES: Final = {(2.0, 1.0): 1.282550, (1.5, 0.75): 1.616284, (4.0, 2.0): 1.040348}

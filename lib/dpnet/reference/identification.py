@@ -17,6 +17,14 @@ from dpnet.reference._check import within
 from dpnet.reference.clinical import FIG4_BEST_ARM
 from dpnet.results import Check
 
+#: The catalogue items of chapter ``treatment-identification`` (:mod:`dpnet.reference.catalogue`): (paper,
+#: name, title, headline claim, name of the check that tests it under the paper's mathematics).
+ITEMS: Final[tuple[tuple[str, str, str, str, str], ...]] = (
+    ("003", "Fig 5", "Best-treatment identification over the four ACTG arms", "", ""),
+    ("003", "Fig 6", "TVD vs ε against the first-order DP baseline", "", ""),
+    ("003", "Fig 14.2", "Runtime vs number of providers", "", ""),
+)
+
 # Figure 5 ------------------------------------------------------------------------------------------
 #: §5 and the caption of Figure 5: a complete network of five centres, ε = 1, α = 1 − β = 0.05 and
 #: belief threshold 0.25. The authors split the patients by CSV row index mod n.

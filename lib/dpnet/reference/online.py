@@ -15,6 +15,20 @@ from numpy.typing import ArrayLike
 from dpnet.reference._check import within
 from dpnet.results import Check
 
+#: The catalogue items of chapter ``online-learning`` (:mod:`dpnet.reference.catalogue`): (paper,
+#: name, title, headline claim, name of the check that tests it under the paper's mathematics).
+ITEMS: Final[tuple[tuple[str, str, str, str, str], ...]] = (
+    (
+        "003",
+        "§4.3",
+        "Online learning: time-averaged limit, Cesàro averaging of the noise, horizon of Thm 4.7",
+        "",
+        "",
+    ),
+    ("003", "Fig 14.1c", "ACTG 175 private online learning", "", ""),
+    ("003", "Fig 14.6", "Cancer cohort private online learning", "", ""),
+)
+
 #: The authors' notebook: 10-day periods of ACTG 175 (ddI vs ZDV) give T = 124; monthly periods of the
 #: cancer cohort give T = 81.
 ACTG_PERIODS: Final = 124

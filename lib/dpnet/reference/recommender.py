@@ -18,6 +18,22 @@ from typing import Final
 from dpnet.reference._check import within
 from dpnet.results import Check
 
+#: The catalogue items of chapter ``recommender-maxsense`` (:mod:`dpnet.reference.catalogue`): (paper,
+#: name, title, headline claim, name of the check that tests it under the paper's mathematics).
+ITEMS: Final[tuple[tuple[str, str, str, str, str], ...]] = (
+    ("002", "E0", "Mechanism checks", "", ""),
+    ("002", "E1", "Lower-bound curves vs N and w", "", ""),
+    ("002", "E2", "Exact mutual information", "", ""),
+    ("002", "E3", "Pairwise-Preference phase transition (information-rich)", "", ""),
+    ("002", "E4", "MaxSense phase transition (information-scarce)", "", ""),
+    ("002", "E5", "Rich vs scarce crossover", "", ""),
+    ("002", "E6", "Multi-MaxSense vs MaxSense across ε", "", ""),
+    ("002", "E7", "1-bit sketches", "", ""),
+    ("002", "E8", "Adaptive lower bound", "", ""),
+    ("002", "E9", "Distortion vs exact recovery", "", ""),
+    ("002", "E10", "MovieLens 100k, semi-synthetic", "", ""),
+)
+
 #: E0: randomized response's empirical keep rate (10⁶ draws, about four standard errors) within ±0.002 of
 #: e^ε/(1+e^ε); the exact likelihood ratio equals e^ε to 1e-12 (an identity, checked in the unit tests).
 RR_KEEP_TOLERANCE: Final = 0.002
