@@ -10,12 +10,13 @@ CH ?=
 DPNET_DATA_MIRROR ?= $(abspath $(wildcard ../shared/data))
 export DPNET_DATA_MIRROR
 
-.PHONY: help env data book html chapter test lint bench clean
+.PHONY: help env data book html chapter lab lab-env test lint bench clean
 
 help:
 	@echo "make book [MODE=full|quick] [JOBS=2]   execute every chapter and build _build/html"
 	@echo "make chapter CH=<id> [MODE=full|quick] execute one chapter into results/<id>/"
 	@echo "make html                               rebuild the HTML from the last runs (no execution)"
+	@echo "make lab [LAB_ARGS=...]                 JupyterLab with the chapters as notebooks (installs the lab extra)"
 	@echo "make test                               run the test suite (includes a quick build of the book)"
 	@echo "make lint | bench | data | clean"
 
@@ -37,9 +38,32 @@ book: env data
 html: env
 	$(PY) -m dpnet.book html
 
+# JupyterLab in the project's environment (the optional `lab` extra, installed here on first use; `make
+# book` and `make test` do not need it). lab/overrides.json makes jupytext's notebook the default viewer
+# of Markdown files, so each chapter's MyST source opens as a notebook, and turns autosave off, so
+# running a chapter changes no file of the repository (Ctrl-S saves your edits into the chapter's source).
+# A notebook run by hand writes to results/_interactive/<id>/. LAB_ARGS go to `jupyter lab`
+# (e.g. LAB_ARGS="--no-browser --port 8899").
+LAB_ARGS ?=
+
+$(VENV)/.lab-installed: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install --quiet -e ".[dev,he,cluster,lab]"
+	@touch $@
+
+lab-env: $(VENV)/.lab-installed
+
+lab: lab-env
+	$(VENV)/bin/jupyter lab --LabApp.app_settings_dir="$(CURDIR)/lab" --LabApp.default_url=/lab/tree/chapters \
+	  $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+
+# A value as one shell word, taken literally: make expands nothing in it, the shell splits nothing.
+# (Make would also expand CH and MODE to put them in the recipes' environment: they are not exported.)
+shell_word = '$(subst ','\'',$(1))'
+unexport CH MODE
+
 chapter: env
-	@test -n "$(CH)" || { echo "usage: make chapter CH=<chapter id> (python -m dpnet.book list shows them)"; exit 2; }
-	$(PY) -m dpnet.book run $(CH) --mode $(MODE)
+	@test -n $(call shell_word,$(value CH)) || { echo "usage: make chapter CH=<chapter id> (python -m dpnet.book list shows them)"; exit 2; }
+	$(PY) -m dpnet.book run $(call shell_word,$(value CH)) --mode $(call shell_word,$(value MODE))
 
 # Two pytest workers: one builds the quick book (its tests are one group, tests/conftest.py) while the
 # other runs the unit tests.

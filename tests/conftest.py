@@ -57,12 +57,15 @@ def samstein() -> pd.DataFrame:
 
 #: The tests that use the quick book: its build, then the browser's visit of it.
 QUICK_BOOK_TESTS = ("tests/test_book.py::test_quick_build_of_the_whole_book", "tests/test_browser.py::")
+#: The tests that share one JupyterLab server and one run of a chapter in it (tests/test_lab.py).
+LAB_TESTS = ("tests/test_lab.py::",)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """Under pytest-xdist's ``--dist loadgroup`` (``make test``), the quick book's tests are one unit of
-    work: one worker builds the book, once, while the other runs the unit tests.
+    work: one worker builds the book, once, while the other runs the unit tests. The JupyterLab tests are
+    another unit, so that one worker starts JupyterLab and runs the chapter in it, once.
 
     The unit is made here rather than with ``xdist_group`` marks, which pytest-xdist 3.8 applies by
     rewriting node ids, which pytest 9 no longer reads. The largest unit is handed out first.
@@ -73,7 +76,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class QuickBookOnOneWorker(LoadGroupScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return "quick-book" if nodeid.startswith(QUICK_BOOK_TESTS) else super()._split_scope(nodeid)
+            if nodeid.startswith(QUICK_BOOK_TESTS):
+                return "quick-book"
+            return "lab" if nodeid.startswith(LAB_TESTS) else super()._split_scope(nodeid)
 
     return QuickBookOnOneWorker(config, log)
 

@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,9 @@ def fake_book(root: Path, bodies: dict[str, str]) -> Path:
 
 @pytest.fixture
 def book_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The root the CLI works on (`main`), with the HTML build stubbed out."""
+    """The root the CLI works on (`main`), with the repository's configuration and the HTML build stubbed
+    out."""
+    shutil.copy2(ROOT / "_config.yml", tmp_path / "_config.yml")
     monkeypatch.setattr(book, "repo_root", lambda: tmp_path)
     monkeypatch.setattr(book, "_render_html", lambda root: root / "_build" / "html")
     return tmp_path

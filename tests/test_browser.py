@@ -1,17 +1,18 @@
 """The built book in a real browser: headless Chromium opens every page from a local HTTP server.
 
 Chromium (Debian's ``chromium`` package; ``.ci/run`` installs it on CI) is driven through its DevTools
-protocol over a websocket (tornado's client). Nothing is downloaded at run time, and no request
-leaves the machine: Chromium resolves no host name but ``localhost``, so a page that needs the
-internet (MathJax from a CDN, say) fails here as it would for a reader offline. Without a Chromium
-binary the tests are skipped, saying so.
+protocol over a websocket (tornado's client; the driver is ``tests/chromium.py``). Nothing is
+downloaded at run time, and no request leaves the machine: Chromium resolves no host name but
+``localhost``, so a page that needs the internet (MathJax from a CDN, say) fails here as it would for a
+reader offline. Without a Chromium binary the tests are skipped, saying so.
 
 Every page of the quick build (the session's ``quick_book``, tests/conftest.py) is loaded once, and
 the findings are checked by the tests below, one kind of problem each: JavaScript errors and
 resources that failed or came from outside; images that did not load; formulas MathJax did not
-typeset; the search page; the report's links into the chapters; error output, stray string reprs
-and "nan" shown as numbers. A screenshot of each page's first screen is saved in
-``_build/screenshots/`` for a human look.
+typeset; the search page; the report's links into the chapters; the repository, issues and Binder
+buttons, which link only to the repository the book is configured with (dpnet.publishing), and to
+none when none is; error output, stray string reprs and "nan" shown as numbers. A screenshot of
+each page's first screen is saved in ``_build/screenshots/`` for a human look.
 
 ``DPNET_BOOK_HTML=_build/html pytest tests/test_browser.py`` checks an already built book instead
 (``python -m dpnet.book html`` builds one from the chapters' last results); ``DPNET_CHROMIUM``
@@ -20,17 +21,12 @@ names the browser binary when it is not on the ``PATH``.
 
 from __future__ import annotations
 
-import asyncio
-import base64
 import contextlib
 import functools
 import http.server
-import json
 import os
 import re
 import shutil
-import signal
-import subprocess
 import tempfile
 import threading
 import time
@@ -41,192 +37,19 @@ from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
+from chromium import LOAD_TIMEOUT, Chromium, Tab, read_events, require_chromium
+
+from dpnet import publishing
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "_build" / "screenshots"
-CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 REPORT_PAGE = "chapters/reproducibility.html"
 SEARCH_PAGE = "search.html"
 SEARCH_WORD = "Laplace"
-WINDOW = (1280, 900)
-LOAD_TIMEOUT = 60.0  # seconds for a page, its images and its formulas (2 shared cores)
+#: Repositories other than the book's own that its text links to on purpose (none today).
+CITED_REPOSITORIES: tuple[str, ...] = ()
 
 pytestmark = pytest.mark.book
-
-
-def chromium_binary() -> str | None:
-    """``DPNET_CHROMIUM``, else the first Chromium or Chrome on the ``PATH``."""
-    if os.environ.get("DPNET_CHROMIUM"):
-        return os.environ["DPNET_CHROMIUM"]
-    return next((path for name in CHROMIUM_NAMES if (path := shutil.which(name))), None)
-
-
-# --- Chromium through the DevTools protocol ------------------------------------------------------
-
-
-class DevToolsError(RuntimeError):
-    pass
-
-
-class Chromium:
-    """A headless Chromium and one DevTools websocket to it (flat sessions, one per tab)."""
-
-    FLAGS = (
-        "--headless=new",
-        "--remote-debugging-port=0",  # Chromium picks a free port and writes it to DevToolsActivePort
-        "--no-sandbox",  # CI runs as root
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-gpu",
-        "--disable-extensions",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-default-apps",
-        "--hide-scrollbars",
-        "--mute-audio",
-        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",  # offline: nothing else resolves
-        f"--window-size={WINDOW[0]},{WINDOW[1]}",
-    )
-
-    def __init__(self, binary: str, profile: Path, timeout: float = 60.0) -> None:
-        self.log = profile.parent / "chromium.log"
-        with self.log.open("wb") as log:
-            self.process = subprocess.Popen(
-                [binary, *self.FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-            )  # fmt: skip
-        self.events: list[dict[str, Any]] = []
-        self._id = 0
-        self.loop = asyncio.new_event_loop()
-        try:
-            port, path = self._active_port(profile / "DevToolsActivePort", timeout)
-            self.ws = self.loop.run_until_complete(self._connect(f"ws://127.0.0.1:{port}{path}"))
-        except BaseException:
-            self.close()
-            raise
-
-    def _active_port(self, file: Path, timeout: float) -> tuple[str, str]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise DevToolsError(f"Chromium exited ({self.process.returncode}): {self._log_tail()}")
-            lines = file.read_text().split() if file.exists() else []
-            if len(lines) == 2:
-                return lines[0], lines[1]
-            time.sleep(0.1)
-        raise DevToolsError(f"Chromium wrote no DevToolsActivePort in {timeout:.0f} s: {self._log_tail()}")
-
-    def _log_tail(self) -> str:
-        return self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
-
-    @staticmethod
-    async def _connect(url: str) -> Any:
-        from tornado.websocket import websocket_connect
-
-        return await websocket_connect(url, max_message_size=256 * 2**20)  # screenshots are large
-
-    async def _send(self, text: str) -> None:
-        await self.ws.write_message(text)
-
-    async def _read(self, timeout: float) -> str | None:
-        return await asyncio.wait_for(self.ws.read_message(), timeout)
-
-    def _receive(self, deadline: float, what: str) -> dict[str, Any]:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError(f"no answer from Chromium: {what}")
-        try:
-            raw = self.loop.run_until_complete(self._read(remaining))
-        except asyncio.TimeoutError:
-            raise TimeoutError(f"no answer from Chromium: {what}") from None
-        if raw is None:
-            raise DevToolsError(f"Chromium closed the DevTools connection: {self._log_tail()}")
-        message = json.loads(raw)
-        if "method" in message:
-            self.events.append(message)
-        return message
-
-    def call(self, method: str, session: str | None = None, timeout: float = 60.0, **params: Any) -> Any:
-        """Send a command and wait for its result; events that arrive meanwhile are kept."""
-        self._id += 1
-        command: dict[str, Any] = {"id": self._id, "method": method, "params": params}
-        if session:
-            command["sessionId"] = session
-        self.loop.run_until_complete(self._send(json.dumps(command)))
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self._receive(deadline, method)
-            if message.get("id") == self._id:
-                if "error" in message:
-                    raise DevToolsError(f"{method}: {message['error']}")
-                return message["result"]
-
-    def wait_for(self, event: str, session: str, since: int, timeout: float) -> dict[str, Any]:
-        """The first ``event`` of ``session`` among the events from index ``since`` on."""
-        deadline = time.monotonic() + timeout
-        index = since
-        while True:
-            for message in self.events[index:]:
-                if message["method"] == event and message.get("sessionId") == session:
-                    return message["params"]
-            index = len(self.events)
-            self._receive(deadline, event)
-
-    def close(self) -> None:
-        """Close the browser, then end whatever is left of the process group it was started in."""
-        if getattr(self, "ws", None) is not None:
-            with contextlib.suppress(Exception):
-                self.call("Browser.close", timeout=10)
-            self.ws.close()
-        self.loop.close()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)  # the renderers, if any outlived the browser
-
-
-class Tab:
-    """One page of the browser, with the Page, Runtime, Log and Network events enabled."""
-
-    def __init__(self, browser: Chromium) -> None:
-        self.browser = browser
-        target = browser.call("Target.createTarget", url="about:blank")["targetId"]
-        self.session = browser.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-        for domain in ("Page", "Runtime", "Log", "Network"):
-            self.call(f"{domain}.enable")
-        self.call("Emulation.setDeviceMetricsOverride", width=WINDOW[0], height=WINDOW[1],
-                  deviceScaleFactor=1, mobile=False)  # fmt: skip
-
-    def call(self, method: str, timeout: float = 60.0, **params: Any) -> Any:
-        return self.browser.call(method, self.session, timeout, **params)
-
-    def open(self, url: str) -> None:
-        """Load ``url`` (until its load event); the browser's events are cleared first."""
-        self.browser.events.clear()
-        navigation = self.call("Page.navigate", url=url)
-        if navigation.get("errorText"):
-            raise DevToolsError(f"{url}: {navigation['errorText']}")
-        self.browser.wait_for("Page.loadEventFired", self.session, 0, LOAD_TIMEOUT)
-
-    def evaluate(self, expression: str, timeout: float = LOAD_TIMEOUT) -> Any:
-        reply = self.call("Runtime.evaluate", timeout, expression=expression, awaitPromise=True,
-                          returnByValue=True)  # fmt: skip
-        if "exceptionDetails" in reply:
-            raise DevToolsError(f"script failed: {reply['exceptionDetails']}")
-        return reply["result"].get("value")
-
-    def screenshot(self, path: Path) -> None:
-        self.evaluate("window.scrollTo(0, 0)")
-        data = self.call("Page.captureScreenshot", format="png")["data"]
-        path.write_bytes(base64.b64decode(data))
 
 
 # --- what is read from each page -----------------------------------------------------------------
@@ -279,6 +102,10 @@ PAGE_CHECKS = r"""
       && ![...el.querySelectorAll(numbers)].some(inner => nan.test(inner.innerText)))  // the innermost only
     .map(el => clip(el.closest("tr")?.innerText || el.innerText));
   const proseText = prose.join(" ");
+  // the theme's repository, issues, edit and launch buttons; links to a code host or to Binder
+  const buttons = ".dropdown-source-buttons a, .dropdown-launch-buttons a, a[class*='btn-source-']";
+  const hosts = "github\\.com|gitlab\\.com|bitbucket\\.org|mybinder\\.org";
+  const hosted = new RegExp(`dpnet-companion|^https?://([^/]*\\.)?(${hosts})(/|$)`, "i");
   for (const match of proseText.matchAll(new RegExp(nearNumber, "gi"))) {
     nans.push(clip(proseText.slice(Math.max(match.index - 60, 0), match.index + 30)));
   }
@@ -294,8 +121,9 @@ PAGE_CHECKS = r"""
     typeset: document.querySelectorAll("mjx-container").length,
     untypeset: math.filter(el => !el.querySelector("mjx-container")).map(el => clip(el.textContent)),
     texErrors: [...document.querySelectorAll("mjx-merror, mjx-mtext[style*='color: red']")]
-      .map(el => clip(el.closest("mjx-container")?.querySelector("mjx-assistive-mml")?.textContent
-                      || el.textContent)),
+      .map(el => clip([el.getAttribute("data-mjx-error"),
+                       el.closest("mjx-container")?.querySelector("mjx-assistive-mml")?.textContent
+                       || el.textContent].filter(Boolean).join(": "))),
     prose: proseText,
     nans: [...new Set(nans)],
     traceback: clip((document.body.innerText.match(/Traceback \(most recent call last\)[\s\S]{0,80}/)
@@ -307,6 +135,8 @@ PAGE_CHECKS = r"""
     links: [...document.querySelectorAll("a[href*='#']")].map(a => a.href),
     downloads: [...document.querySelectorAll("a.btn-download-source-button, a.download")].map(a => a.href),
     launches: [...document.querySelectorAll("a[href*='mybinder.org']")].map(a => a.href),
+    repositoryButtons: [...document.querySelectorAll(buttons)].map(a => a.href || "(no address)"),
+    hostedLinks: [...document.querySelectorAll("a[href]")].map(a => a.href).filter(href => hosted.test(href)),
     searchResults: document.querySelectorAll("#search-results li").length,
   };
 })()
@@ -339,31 +169,10 @@ class Page:
 
 
 def _read_events(page: Page, events: list[dict[str, Any]], session: str, base: str) -> None:
-    requests: dict[str, str] = {}
-    for event in events:
-        if event.get("sessionId") != session:
-            continue
-        method, params = event["method"], event["params"]
-        if method == "Runtime.exceptionThrown":
-            details = params["exceptionDetails"]
-            text = details.get("exception", {}).get("description") or details.get("text", "")
-            page.console_errors.append(f"uncaught {text.splitlines()[0] if text else details}")
-        elif method == "Runtime.consoleAPICalled" and params["type"] in ("error", "assert"):
-            args = " ".join(str(a.get("value", a.get("description", ""))) for a in params["args"])
-            page.console_errors.append(f"console.{params['type']}: {args}")
-        elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
-            entry = params["entry"]
-            if not entry.get("url", "").endswith("/favicon.ico"):  # the browser's own guess; none is made
-                page.console_errors.append(f"{entry['text']} ({entry.get('url', '')})")
-        elif method == "Network.requestWillBeSent":
-            url = params["request"]["url"]
-            requests[params["requestId"]] = url
-            if urlsplit(url).scheme in ("http", "https", "ws", "wss") and not url.startswith(base):
-                page.outside_requests.append(url)
-        elif method == "Network.loadingFailed" and not params.get("canceled"):
-            url = requests.get(params["requestId"], params["requestId"])
-            if not url.endswith("/favicon.ico"):
-                page.failed_requests.append(f"{url}: {params.get('errorText')}")
+    traffic = read_events(events, session, base)
+    page.console_errors += traffic.console_errors
+    page.failed_requests += traffic.failed_requests
+    page.outside_requests += traffic.outside_requests
 
 
 @contextlib.contextmanager
@@ -409,22 +218,21 @@ class Visit:
     pages: dict[str, Page]
     redirects: dict[str, str]
     seconds: float
+    repository: str | None  # the one the book was built with (dpnet.publishing), if any
 
 
 @pytest.fixture(scope="module")
 def visit(request: pytest.FixtureRequest) -> Visit:
     """Every page of the book opened in headless Chromium (one tab), with a screenshot of each."""
-    binary = chromium_binary()
-    if binary is None:
-        pytest.skip(
-            "no Chromium to test the book in: none of " + ", ".join(CHROMIUM_NAMES) + " is on the PATH "
-            "and DPNET_CHROMIUM is not set (Debian: apt-get install chromium; .ci/run installs it on CI)"
-        )
+    binary = require_chromium("the book")
     if os.environ.get("DPNET_BOOK_HTML"):
         html = Path(os.environ["DPNET_BOOK_HTML"]).resolve()
         assert (html / "index.html").exists(), f"DPNET_BOOK_HTML={html} holds no built book"
+        config = ROOT / "_config.yml"
     else:
-        html = request.getfixturevalue("quick_book").html
+        book = request.getfixturevalue("quick_book")
+        html, config = book.html, book.root / "_config.yml"
+    repository = publishing.repository(config)  # what the build read: this environment, its _config.yml
     shutil.rmtree(SCREENSHOTS, ignore_errors=True)
     SCREENSHOTS.mkdir(parents=True)
     start = time.perf_counter()
@@ -452,7 +260,7 @@ def visit(request: pytest.FixtureRequest) -> Visit:
                 pages[path] = page
         finally:
             browser.close()
-    return Visit(html, base, pages, redirects, time.perf_counter() - start)
+    return Visit(html, base, pages, redirects, time.perf_counter() - start, repository)
 
 
 def _problems(visit: Visit, describe: Any) -> list[str]:
@@ -544,9 +352,10 @@ def test_report_links_reach_chapter_anchors(visit: Visit) -> None:
 
 def test_chapters_offer_their_notebook_source_and_binder(visit: Visit) -> None:
     """Every chapter page offers its executed notebook (the theme's download button) and its MyST source
-    (a download link), both served by the site, and a launch button opening the notebook in Binder."""
+    (a download link), both served by the site; and, when the book names its repository, a launch
+    button opening the notebook in Binder (none when it does not)."""
     chapter_pages = [p for p in visit.pages if re.fullmatch(r"chapters/\d\d_\w+\.html", p)]
-    assert len(chapter_pages) == 8, chapter_pages
+    assert len(chapter_pages) == len(list((ROOT / "chapters").glob("[0-9][0-9]_*.md"))), chapter_pages
     problems = []
     for path in chapter_pages:
         found, stem = visit.pages[path].found, Path(path).stem
@@ -558,9 +367,49 @@ def test_chapters_offer_their_notebook_source_and_binder(visit: Visit) -> None:
             target = visit.html / served
             if not target.is_file() or target.stat().st_size == 0:
                 problems.append(f"{path}: {offered[name]} does not resolve to a file of the site")
-        if not any(link.endswith(f"chapters/{stem}.ipynb") for link in found["launches"]):
+        if visit.repository is None:
+            problems += [f"{path}: a Binder launch ({link}), but no repository" for link in found["launches"]]
+        elif not any(link.endswith(f"chapters/{stem}.ipynb") for link in found["launches"]):
             problems.append(f"{path}: no Binder launch of chapters/{stem}.ipynb")
     assert not problems, "\n".join(problems)
+
+
+def _links_to_the_repository(link: str, repository: str | None) -> bool:
+    """Whether ``link`` leads to ``repository`` (its pages, or Binder built from it)."""
+    if repository is None:
+        return False
+    if link == repository or link.startswith((f"{repository}/", f"{repository}?", f"{repository}#")):
+        return True
+    owner_and_name = urlsplit(repository).path.strip("/")  # Binder: /v2/gh/<owner>/<name>/<branch>…
+    return link.startswith(f"{publishing.BINDERHUB}/") and f"/{owner_and_name}/" in unquote(link)
+
+
+def test_no_page_links_to_a_repository_not_configured(visit: Visit) -> None:
+    """The repository, issues and Binder buttons, and every link to a code host or to Binder, lead to
+    the repository the book is configured with (``DPNET_REPOSITORY`` or ``_config.yml``; README), or to
+    one its text cites on purpose. With none configured, no page has these buttons and none links to a
+    repository, the made-up ``dpnet-companion`` one included."""
+
+    def describe(page: Page) -> list[str]:
+        found, problems = page.found, []
+        for link in found["repositoryButtons"]:
+            if not _links_to_the_repository(link, visit.repository):
+                problems.append(f"a repository or launch button leads to {link}")
+        for link in found["hostedLinks"]:
+            if not (_links_to_the_repository(link, visit.repository) or link.startswith(CITED_REPOSITORIES)):
+                problems.append(f"links to {link}, not the configured repository ({visit.repository})")
+        return problems
+
+    problems = _problems(visit, describe)
+    assert not problems, "\n".join(problems)
+    if visit.repository is not None:  # the buttons are there, on every page
+        issues = f"{visit.repository}/issues"
+        missing = [
+            path
+            for path, page in visit.pages.items()
+            if not any(link.startswith(issues) for link in page.found["repositoryButtons"])
+        ]
+        assert not missing, f"pages without the issues button of {visit.repository}: {missing}"
 
 
 def test_no_error_output_stray_repr_or_nan(visit: Visit) -> None:

@@ -22,7 +22,8 @@ def pyproject_pins() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     env = {**default_environment(), "python_version": "3.11", "python_full_version": "3.11.0"}
     pins = {}
-    for line in [*project["dependencies"], *project["optional-dependencies"]["dev"]]:
+    extras = project["optional-dependencies"]
+    for line in [*project["dependencies"], *extras["dev"], *extras["lab"]]:  # lab: what Binder opens
         req = Requirement(line)
         if req.marker is None or req.marker.evaluate(env):
             (spec,) = req.specifier
@@ -85,5 +86,16 @@ def test_python_310_pins_exist_for_every_marker_split_package() -> None:
         if Requirement(d).marker is None or Requirement(d).marker.evaluate(env310)
     ]
     names311 = list(pyproject_pins())
-    dev = {canonicalize_name(Requirement(d).name) for d in project["optional-dependencies"]["dev"]}
-    assert {canonicalize_name(n) for n in names} >= set(names311) - dev
+    extras = [*project["optional-dependencies"]["dev"], *project["optional-dependencies"]["lab"]]
+    optional = {canonicalize_name(Requirement(d).name) for d in extras}
+    assert {canonicalize_name(n) for n in names} >= set(names311) - optional
+
+
+def test_every_extra_is_pinned_exactly() -> None:
+    """The optional extras (``he``, ``cluster``, ``lab``) are pinned like the dependencies."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for extra, lines in project["optional-dependencies"].items():
+        for line in lines:
+            (spec,) = Requirement(line).specifier
+            assert spec.operator == "==", f"[{extra}] {line} is not pinned exactly"
+    assert "lab" in project["optional-dependencies"], "JupyterLab (make lab) is the `lab` extra"

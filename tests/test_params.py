@@ -52,7 +52,7 @@ def test_bad_values_name_parameter_and_range(name: str, value: object, message: 
 
 
 def test_unknown_parameter_and_chapter() -> None:
-    with pytest.raises(ParameterError, match=r"unknown parameter\(s\) epsilon .* allowed: mode, allow_l"):
+    with pytest.raises(ParameterError, match=r"unknown parameter\(s\) 'epsilon' .* allowed: mode, allow_l"):
         resolve("power-tradeoff", {**GOOD, "epsilon": 1})
     with pytest.raises(ParameterError, match=r"unknown chapter id 'nope'; known chapters: .*power-tradeoff"):
         resolve("nope", GOOD)

@@ -29,17 +29,28 @@ the summary counts them.
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
+
+
+def _interrupted_while_loading(signum: int, frame: object) -> None:
+    """Ctrl-C before the command has started (while the modules below load): no traceback."""
+    sys.stderr.write("interrupted: nothing was changed\n")
+    os._exit(130)
+
+
+if __name__ == "__main__":  # main() puts Python's own handler back once everything is loaded
+    signal.signal(signal.SIGINT, _interrupted_while_loading)
+
 import argparse
 import ast
 import contextlib
 import hashlib
 import json
 import logging
-import os
 import re
 import shutil
-import signal
-import sys
 import tempfile
 import threading
 import time
@@ -52,12 +63,13 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from dpnet import chapters as chapter_layer
-from dpnet import cores, voices, workspace
+from dpnet import cores, publishing, voices, workspace
 from dpnet.data import default_registry_path
 from dpnet.dependencies import imported_names, module_files
 from dpnet.errors import ChapterError, ClusterError, DataError, ParameterError
-from dpnet.results import load_metrics, repo_root
-from dpnet.sweep import cluster_client, default_jobs
+from dpnet.params import quoted_name, shown
+from dpnet.results import load_metrics, read_record, repo_root
+from dpnet.sweep import close_clients, cluster_client, default_jobs
 
 if TYPE_CHECKING:
     from dpnet.report import CheckCounts
@@ -123,7 +135,7 @@ def _toc_files(node: Any) -> Iterator[str]:
 def chapters(root: Path | None = None) -> dict[str, Chapter]:
     """The executable chapters of ``_toc.yml`` (files under ``chapters/``), in book order."""
     root = root or repo_root()
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
     found: dict[str, Chapter] = {}
     for entry in _toc_files(toc):
         if not entry.startswith("chapters/"):
@@ -186,11 +198,26 @@ def _library_files(chapter: Chapter) -> list[Path]:
     code cells import.
     """
     names = {f"dpnet.chapters.{chapter.id.replace('-', '_')}"}
-    for cell in _notebook(chapter).cells:
-        if cell.cell_type == "code":
-            lines = cell.source.splitlines()
-            names |= imported_names("\n".join(x for x in lines if not x.lstrip().startswith(("%", "!"))))
+    cells = [cell for cell in _notebook(chapter).cells if cell.cell_type == "code"]
+    for number, cell in enumerate(cells, start=1):
+        lines = cell.source.splitlines()
+        code = "\n".join(x for x in lines if not x.lstrip().startswith(("%", "!")))
+        try:
+            names |= imported_names(code)
+        except SyntaxError as exc:
+            line = _source_line(chapter, cell.source) + (exc.lineno or 1) - 1
+            raise ChapterError(
+                f"chapter {chapter.id!r}: code cell {number} ({chapter.source.name}, line {line}) is not "
+                f"valid Python: {exc.msg}: {(exc.text or '').strip()[:80]!r}; fix the cell"
+            ) from None
     return [*module_files(names), default_registry_path(), repo_root() / "pyproject.toml"]
+
+
+def _source_line(chapter: Chapter, code: str) -> int:
+    """The line of the chapter's source where a code cell's ``code`` starts (1 if it cannot be found)."""
+    text = chapter.source.read_text(encoding="utf-8")
+    at = text.find(code)
+    return text.count("\n", 0, at) + 1 if at >= 0 else 1
 
 
 def fingerprint(chapter: Chapter, parameters: Mapping[str, Any], root: Path | None = None) -> str:
@@ -293,8 +320,7 @@ def run_chapter(
     injected, resolved = resolve_parameters(chapter, mode, overrides or {})
     target = root / "results" / chapter.id
     stamp = fingerprint(chapter, resolved, root)
-    stamp_file = target / "fingerprint.json"
-    if not force and stamp_file.exists() and json.loads(stamp_file.read_text()).get("sha256") == stamp:
+    if not force and _recorded_stamp(target, chapter.id) == stamp:
         return "up to date"
 
     results = root / "results"
@@ -395,8 +421,11 @@ def _finish(chapter: Chapter, staging: Path, stamp: str, resolved: Mapping[str, 
         raise ChapterError(
             f"chapter {chapter.id!r} wrote no metrics.json (it must create dpnet.results.Results)"
         )
-    if is_default_full(chapter, resolved):
-        _hold_the_books_word(chapter, json.loads((staging / "metrics.json").read_text()))
+    metrics = read_record(staging / "metrics.json", chapter.id)
+    if is_default(chapter, resolved):
+        _record_every_mark(chapter, metrics)
+    if is_default(chapter, resolved) and resolved.get("mode") == "full":
+        _hold_the_books_word(chapter, metrics)
     _hide_injected_cell(nb)
     try:
         nbformat.write(nb, executed)
@@ -406,18 +435,33 @@ def _finish(chapter: Chapter, staging: Path, stamp: str, resolved: Mapping[str, 
             "sha256": stamp, "parameters": resolved, "finished": time.strftime("%Y-%m-%dT%H:%M:%S"),
             "seconds": round(seconds, 1),
         }  # fmt: skip
-        (staging / "fingerprint.json").write_text(json.dumps(payload, indent=1, default=str) + "\n")
+        record = json.dumps(payload, indent=1, default=str) + "\n"
+        (staging / "fingerprint.json").write_text(record, encoding="utf-8")
     except OSError as exc:
         raise ChapterError(f"cannot write the results of chapter {chapter.id!r} in {staging}: {exc}") from exc
 
 
-def is_default_full(chapter: Chapter, resolved: Mapping[str, Any]) -> bool:
-    """Whether a run's parameters are the chapter's full-mode defaults: the paper's setting, where the
-    book's own sentences must hold."""
-    if resolved.get("mode") != "full":
+def is_default(chapter: Chapter, resolved: Mapping[str, Any]) -> bool:
+    """Whether a run's parameters are the chapter's defaults for its mode (in full mode, the paper's
+    setting, where the book's own sentences must hold)."""
+    mode = resolved.get("mode")
+    if mode not in ("quick", "full"):
         return False
-    defaults = resolve_parameters(chapter, "full", {})[1]
+    defaults = resolve_parameters(chapter, mode, {})[1]
     return json.loads(json.dumps(defaults, default=str)) == json.loads(json.dumps(resolved, default=str))
+
+
+def _record_every_mark(chapter: Chapter, metrics: Mapping[str, Any]) -> None:
+    """At the default parameters, every ``{badge}`` and ``{holds}`` of the chapter must name a check its
+    run recorded (a misspelt name, or a check no longer recorded, is an error). Other parameters may
+    leave a check out: its mark then shows – (:mod:`dpnet.sphinxext`)."""
+    missing = voices.missing_targets(chapter.source.read_text(encoding="utf-8"), metrics)
+    if missing:
+        raise ChapterError(
+            f"chapter {chapter.id!r} names checks its run did not record: {', '.join(missing)}; fix the "
+            "names in the chapter's {badge}/{holds} marks, or record the checks (undefined where they do "
+            "not apply)"
+        )
 
 
 def _hold_the_books_word(chapter: Chapter, metrics: Mapping[str, Any] | None) -> None:
@@ -517,11 +561,23 @@ def failed_run(cid: str, seconds: float, mode: str | None) -> ChapterRun:
     return ChapterRun(cid, "failed", seconds, mode or "default", None)
 
 
+def _recorded_stamp(target: Path, cid: str) -> str | None:
+    """The fingerprint of the run whose results are in ``target``, or None when there are none, or when
+    its records cannot be read (a truncated ``fingerprint.json`` or ``metrics.json``): the chapter is then
+    run again, which rewrites them."""
+    try:
+        stamp = read_record(target / "fingerprint.json", cid).get("sha256")
+        read_record(target / "metrics.json", cid)
+    except ChapterError:
+        return None
+    return stamp if isinstance(stamp, str) else None
+
+
 def _recorded_mode(results: Path, cid: str) -> str:
     """The mode of a chapter's results, from its ``fingerprint.json`` (:data:`BLANK` if unreadable)."""
     try:
-        return str(json.loads((results / cid / "fingerprint.json").read_text())["parameters"]["mode"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return str(read_record(results / cid / "fingerprint.json", cid)["parameters"]["mode"])
+    except (ChapterError, KeyError, TypeError):
         return BLANK
 
 
@@ -634,10 +690,10 @@ def expected_seconds(cid: str, mode: str | None, root: Path) -> float:
     except (ChapterError, ParameterError):
         return 0.0
     try:
-        last = json.loads((root / "results" / cid / "fingerprint.json").read_text())
+        last = read_record(root / "results" / cid / "fingerprint.json", cid)
         if last["parameters"]["mode"] == resolved["mode"]:
             return float(last["seconds"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ChapterError, ValueError, KeyError, TypeError):
         pass
     footprint = chapter_layer.schema(cid).footprint
     return footprint(resolved).seconds if footprint is not None else 0.0
@@ -726,6 +782,7 @@ def build_book(
     followed by the path of the HTML, or, when something failed, before the error propagates.
     """
     root = root or repo_root()
+    publishing.repository(root / "_config.yml")  # an address that is not a repository's: before any run
     start = time.perf_counter()
     runs: list[ChapterRun] = []
     try:
@@ -743,45 +800,74 @@ def _run_chapters(
     runs: list[ChapterRun], *, mode: str | None, jobs: int, force: bool, execute: bool, root: Path
 ) -> None:
     """Run the chapters (unless not ``execute``), then the report; their rows go to ``runs``."""
+    ids = [cid for cid in chapters(root) if cid != REPORT_ID]
     if execute:
-        ids = [cid for cid in chapters(root) if cid != REPORT_ID]
         run_all(ids, mode=mode, jobs=jobs, force=force, root=root, runs=runs)
+    else:
+        _check_last_runs(ids, root)
     if REPORT_ID in chapters(root):
         run_all([REPORT_ID], mode=mode, jobs=1, force=force, root=root, runs=runs)
+
+
+def _check_last_runs(ids: Sequence[str], root: Path) -> None:
+    """Before the HTML is built from the chapters' last runs: each has run, its records can be read, and
+    a run at the default parameters recorded every check the chapter's marks name (the error says which
+    chapter, and what to do)."""
+    for cid in ids:
+        chapter = get_chapter(cid, root)
+        target = root / "results" / cid
+        if not (target / "metrics.json").exists():
+            raise ChapterError(f"chapter {cid!r} has not been executed: run `python -m dpnet.book run {cid}`")
+        metrics = read_record(target / "metrics.json", cid)
+        parameters = read_record(target / "fingerprint.json", cid).get("parameters", {})
+        missing = voices.missing_targets(chapter.source.read_text(encoding="utf-8"), metrics)
+        if missing and is_default(chapter, parameters):
+            raise ChapterError(
+                f"chapter {cid!r} names checks its last run did not record: {', '.join(missing)}; re-run it "
+                f"(python -m dpnet.book run {cid}), or fix the names in its {{badge}}/{{holds}} marks"
+            )
 
 
 def _render_html(root: Path, jobs: int = HTML_JOBS) -> Path:
     """Build the HTML of the chapters' executed notebooks with Jupyter Book into ``_build/html``.
 
-    Sphinx reads and writes the pages in ``jobs`` processes (:func:`_sphinx_build`).
+    Sphinx reads and writes the pages in ``jobs`` processes (:func:`_sphinx_build`). The repository
+    the book is published from (``DPNET_REPOSITORY``, else ``_config.yml``; :mod:`dpnet.publishing`)
+    is read first: it shows or hides the repository, issues and Binder buttons, and an address that is
+    not a repository's stops the build before anything is staged.
     """
     import subprocess
 
-    src = stage_book(root)
+    overrides = publishing.sphinx_overrides(root / "_config.yml")
+    src = root / "_build" / "src"
     out = root / "_build" / "staging"
     shutil.rmtree(out, ignore_errors=True)
-    _log("[book] building HTML (jupyter-book, warnings are errors)")
-    command = [
-        sys.executable, "-c", "from dpnet.book import _sphinx_build; _sphinx_build()",
-        str(src), str(out / "_build" / "html"), str(jobs),
-    ]  # fmt: skip
-    proc = subprocess.run(command, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
+    try:
+        stage_book(root)
+        _log("[book] building HTML (jupyter-book, warnings are errors)")
+        command = [
+            sys.executable, "-c", "from dpnet.book import _sphinx_build; _sphinx_build()",
+            str(src), str(out / "_build" / "html"), str(jobs), json.dumps(overrides),
+        ]  # fmt: skip
+        proc = subprocess.run(command, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            log = root / "_build" / "jupyter-book.log"
+            log.write_text(proc.stdout + proc.stderr, encoding="utf-8")
+            tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-25:])
+            raise ChapterError(f"jupyter-book build failed (full log: {log.relative_to(root)}):\n{tail}")
+        html = root / "_build" / "html"
+        workspace.swap_into_place(out / "_build" / "html", html)
+    finally:  # built, failed or interrupted: no staging is left behind
         shutil.rmtree(out, ignore_errors=True)
-        log = root / "_build" / "jupyter-book.log"
-        log.write_text(proc.stdout + proc.stderr)
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-25:])
-        raise ChapterError(f"jupyter-book build failed (full log: {log.relative_to(root)}):\n{tail}")
-    html = root / "_build" / "html"
-    workspace.swap_into_place(out / "_build" / "html", html)
-    shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(src, ignore_errors=True)
     return html
 
 
 def _sphinx_build() -> None:
     """``jupyter-book build <src> --all -W --keep-going`` into ``<out>``, with Sphinx's ``jobs`` processes.
 
-    Run in a subprocess (``sys.argv``: src, out, jobs). The command line of Jupyter Book 1 has no option
+    Run in a subprocess (``sys.argv``: src, out, jobs, and the publishing overrides as JSON,
+    :func:`dpnet.publishing.sphinx_overrides`). The command line of Jupyter Book 1 has no option
     for Sphinx's processes; its :func:`jupyter_book.sphinx.build_sphinx` does. Sphinx hands each
     process a run of consecutive pages, so a few pages heavy with autodoc (``book/api/``) are spread
     over several runs only when there are more processes than cores.
@@ -789,22 +875,94 @@ def _sphinx_build() -> None:
     from jupyter_book.sphinx import build_sphinx
 
     src, out, jobs = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+    publishing_overrides = json.loads(sys.argv[4])
+    confoverrides = {
+        "external_toc_path": (src / "_toc.yml").as_posix(),
+        "latex_individualpages": False,
+        **publishing_overrides,  # Jupyter Book merges its theme options into those of _config.yml
+    }
     result = build_sphinx(
         src, out, noconfig=True, path_config=src / "_config.yml", builder="html", freshenv=True,
-        confoverrides={"external_toc_path": (src / "_toc.yml").as_posix(), "latex_individualpages": False},
-        warningiserror=True, keep_going=True, jobs=jobs,
+        confoverrides=confoverrides, warningiserror=True, keep_going=True, jobs=jobs,
     )  # fmt: skip
     if result:
         raise SystemExit(f"error: the HTML build failed ({result}); the messages above say why")
 
 
+#: The longest value ``-p NAME VALUE`` accepts, in characters, and the most digits of a number in it: a
+#: parameter value is data, and no parameter needs more.
+MAX_VALUE_CHARACTERS = 2000
+MAX_DIGITS = 30
+
+
+class _DataLoader(yaml.SafeLoader):
+    """YAML's safe loader without anchors and aliases: a value is read as plain data, so a short text
+    cannot expand into a huge or endless structure ("billion laughs", ``&a [*a]``)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent) or getattr(self.peek_event(), "anchor", None):
+            raise yaml.YAMLError("anchors and aliases (& and *) are not accepted in a parameter value")
+        return super().compose_node(parent, index)
+
+
+def read_value(name: str, raw: str) -> Any:
+    """A ``-p NAME VALUE`` value, read as YAML data: numbers, words, lists, mappings.
+
+    Raises
+    ------
+    ParameterError
+        For a value longer than :data:`MAX_VALUE_CHARACTERS`, a number with more than :data:`MAX_DIGITS`
+        digits, YAML anchors or aliases, or text that is not YAML; the message quotes the value only
+        in part.
+    """
+    label = f"-p {quoted_name(name)}"
+    if len(raw) > MAX_VALUE_CHARACTERS:
+        raise ParameterError(
+            f"{label}: the value is {len(raw):,} characters long; a parameter value is at most "
+            f"{MAX_VALUE_CHARACTERS:,} ({shown(raw)})"
+        )
+    if re.search(rf"\d{{{MAX_DIGITS + 1},}}", raw):
+        raise ParameterError(f"{label}: a number with more than {MAX_DIGITS} digits is not a parameter value")
+    try:
+        return _numbers(yaml.load(raw, Loader=_DataLoader))
+    except (yaml.YAMLError, RecursionError, ValueError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ParameterError(f"{label}: cannot read {shown(raw)} as YAML data ({why})") from None
+
+
+def _last_run(chapter: Chapter, stamp: Path) -> str:
+    """When a chapter last ran, in which mode, with default or custom parameters (``list``); or why that
+    cannot be told."""
+    try:
+        last = read_record(stamp, chapter.id)
+        read_record(stamp.with_name("metrics.json"), chapter.id)
+        mode = last["parameters"]["mode"]
+        defaults = resolve_parameters(chapter, mode, {})[1]
+        kind = "default" if json.loads(json.dumps(defaults, default=str)) == last["parameters"] else "custom"
+        return f"{last['finished']}, {mode} mode, {kind} parameters"
+    except ChapterError as exc:
+        return f"unknown: {exc}"
+    except (KeyError, TypeError, ParameterError):
+        return (
+            f"unknown: {stamp} is not a run's record: re-run the chapter "
+            f"(python -m dpnet.book run {chapter.id})"
+        )
+
+
 def _parse_overrides(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:
+    """The ``-p NAME VALUE`` pairs, each name once."""
     overrides: dict[str, Any] = {}
+    raws: dict[str, str] = {}
     for name, raw in pairs:
-        try:
-            overrides[name] = _numbers(yaml.safe_load(raw))
-        except yaml.YAMLError as exc:
-            raise ParameterError(f"-p {name}: cannot read {raw!r} as YAML ({exc})") from None
+        if name in raws:
+            raise ParameterError(
+                f"-p {quoted_name(name)} is given twice ({shown(raws[name])}, then {shown(raw)}): "
+                "give each parameter once"
+            )
+        if not name:
+            raise ParameterError("-p '' names no parameter: give a parameter's name, then its value")
+        raws[name] = raw
+        overrides[name] = read_value(name, raw)
     return overrides
 
 
@@ -825,6 +983,7 @@ def _numbers(value: Any) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     parser = argparse.ArgumentParser(prog="python -m dpnet.book", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="execute one chapter")
@@ -847,6 +1006,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
+        if args.command == "run":
+            start = time.perf_counter()
+            overrides = _parse_overrides(args.p)
+            if args.allow_large:
+                overrides["allow_large"] = True
+            resolve_parameters(get_chapter(args.chapter), args.mode, overrides)  # fail before "running"
         if args.command in ("run", "build"):
             default_jobs()  # a bad DPNET_JOBS stops here, before any kernel starts
             if args.scheduler:
@@ -854,11 +1019,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             if os.environ.get("DPNET_SCHEDULER"):
                 cluster_client(os.environ["DPNET_SCHEDULER"])  # an unreachable one stops here
         if args.command == "run":
-            start = time.perf_counter()
-            overrides = _parse_overrides(args.p)
-            if args.allow_large:
-                overrides["allow_large"] = True
-            resolve_parameters(get_chapter(args.chapter), args.mode, overrides)  # fail before "running"
             _log(f"[{args.chapter}] running ({args.mode or 'default'} mode)")
             outcome = run_chapter(args.chapter, mode=args.mode, overrides=overrides, force=args.force)
             seconds = time.perf_counter() - start
@@ -875,12 +1035,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             for chapter in chapters().values():
                 stamp = repo_root() / "results" / chapter.id / "fingerprint.json"
-                state = "not run"
-                if stamp.exists():
-                    last = json.loads(stamp.read_text())
-                    defaults = resolve_parameters(chapter, last["parameters"]["mode"], {})[1]
-                    kind = "default" if json.loads(json.dumps(defaults)) == last["parameters"] else "custom"
-                    state = f"{last['finished']}, {last['parameters']['mode']} mode, {kind} parameters"
+                state = "not run" if not stamp.exists() else _last_run(chapter, stamp)
                 print(f"{chapter.id:24s} {chapter.source.relative_to(repo_root())}  last run: {state}")
     except (ParameterError, ChapterError, DataError, ClusterError) as exc:
         _log(f"error: {exc}")
@@ -888,12 +1043,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt as exc:
         # the kernel's pending asyncio tasks die with it; their "exception was never retrieved" is not news
         logging.getLogger("asyncio").setLevel(logging.CRITICAL)
-        what = f"{args.chapter} not run" if args.command == "run" else "the book was not built"
-        _log(f"interrupted: {what}, previous results kept")
+        _log(f"interrupted: {INTERRUPTED[args.command].format(chapter=getattr(args, 'chapter', ''))}")
         return 143 if isinstance(exc, _Terminated) else 130
     finally:
         signal.signal(signal.SIGTERM, previous)
+        close_clients()
     return 0
+
+
+#: What an interrupt leaves, by command.
+INTERRUPTED = {
+    "run": "{chapter} not run, previous results kept",
+    "build": (
+        "the book was not built; the chapters that had finished keep their new results, the others their "
+        "previous ones, and _build/html is unchanged"
+    ),
+    "html": "the HTML was not built; _build/html is unchanged",
+    "list": "nothing was changed",
+}
 
 
 class _Terminated(KeyboardInterrupt):

@@ -17,13 +17,13 @@ import itertools
 import json
 import math
 import numbers
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from dpnet.cores import machine_memory
 from dpnet.errors import ParameterError
 from dpnet.sweep import Stream, name_key
 
@@ -31,6 +31,7 @@ __all__ = [
     "AS_DEFAULT",
     "COMMON",
     "LONG_RUN_SECONDS",
+    "SHOWN_CHARACTERS",
     "Cost",
     "Footprint",
     "Param",
@@ -43,9 +44,10 @@ __all__ = [
     "from_namespace",
     "integer",
     "list_of",
-    "machine_memory",
+    "quoted_name",
     "real",
     "resolve",
+    "shown",
     "total",
 ]
 
@@ -67,7 +69,29 @@ class Rule:
             return self.convert(value)
         except (ValueError, TypeError) as exc:
             detail = f"; {exc}" if str(exc) else ""
-            raise ParameterError(f"{name} must be {self.describe} (got {value!r}{detail})") from None
+            raise ParameterError(f"{name} must be {self.describe} (got {shown(value)}{detail})") from None
+
+
+#: How much of a value an error message shows.
+SHOWN_CHARACTERS = 80
+
+
+def shown(value: Any) -> str:
+    """A value as an error message quotes it: its repr, cut to :data:`SHOWN_CHARACTERS` (with how long
+    it was) so that a huge value does not flood the terminal."""
+    text = repr(value)
+    if len(text) <= SHOWN_CHARACTERS:
+        return text
+    return f"{text[: SHOWN_CHARACTERS - 1]}… ({len(text):,} characters)"
+
+
+def quoted_name(name: str) -> str:
+    """A parameter name as a message quotes it: its repr, saying so when it holds characters outside
+    ASCII (a Cyrillic ``а`` looks like a Latin ``a``)."""
+    if name.isascii():
+        return repr(name)
+    odd = ", ".join(f"{c!r} U+{ord(c):04X}" for c in dict.fromkeys(name) if not c.isascii())
+    return f"{name!r} (not ASCII: {odd})"
 
 
 def _number(value: Any) -> float:
@@ -480,7 +504,8 @@ def resolve(schema: Schema, values: Mapping[str, Any], chapter: str = "") -> Par
     unknown = sorted(set(values) - set(schema.params))
     if unknown:
         allowed = ", ".join(schema.params)
-        raise ParameterError(f"unknown parameter(s) {', '.join(unknown)}{where}; allowed: {allowed}")
+        names = ", ".join(quoted_name(name) for name in unknown)
+        raise ParameterError(f"unknown parameter(s) {names}{where}; allowed: {allowed}")
     mode_value = values.get("mode")
     mode = schema.params["mode"].check("mode", "quick" if mode_value is None else mode_value)
     out: dict[str, Any] = {}
@@ -507,21 +532,11 @@ def resolve(schema: Schema, values: Mapping[str, Any], chapter: str = "") -> Par
     return Parameters({name: out[name] for name in schema.params}, schema, chapter)
 
 
-def machine_memory() -> int:
-    """Bytes of memory this process may use: the physical memory, or the cgroup's limit when lower."""
-    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    try:
-        with open("/sys/fs/cgroup/memory.max") as handle:
-            limit = handle.read().strip()
-        if limit.isdigit():
-            total = min(total, int(limit))
-    except OSError:
-        pass
-    return total
-
-
 def _amount(value: float, unit: str) -> str:
-    """``value`` to three significant digits, never in exponent notation: ``23.5 GiB``, ``8,350 GiB``."""
+    """``value`` to three significant digits: ``23.5 GiB``, ``8,350 GiB``; from a million on as a power
+    of ten (``5.1·10³⁰⁰ GiB``), never as a row of digits."""
+    if value >= 10**6:
+        return f"{_count(value)} {unit}"
     return f"{value:,.0f} {unit}" if value >= 100 else f"{value:.3g} {unit}"
 
 

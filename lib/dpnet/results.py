@@ -25,7 +25,7 @@ from typing import Any, Literal, NamedTuple, Protocol, TypeVar, get_args
 
 import numpy as np
 
-from dpnet.errors import ParameterError
+from dpnet.errors import ChapterError, ParameterError
 
 #: What a check compares with: a claim the paper publishes, or an independent reference (an exact
 #: formula, an independent implementation, the documented facts of a data set).
@@ -42,6 +42,7 @@ __all__ = [
     "badge_key",
     "check_label",
     "load_metrics",
+    "read_record",
     "repo_root",
     "results_root",
     "to_json",
@@ -171,11 +172,43 @@ def to_json(value: Any) -> Any:
 
 
 def load_metrics(chapter_id: str, results_dir: Path | None = None) -> dict[str, Any] | None:
-    """The metrics of a chapter's last successful run, or ``None`` if it has not run."""
+    """The metrics of a chapter's last successful run, or ``None`` if it has not run.
+
+    Raises
+    ------
+    ChapterError
+        When the file is there but is not a chapter's metrics (truncated, say), naming the file and the
+        remedy: re-run the chapter.
+    """
     path = (results_dir or results_root()) / chapter_id / "metrics.json"
     if not path.exists():
         return None
-    return json.loads(path.read_text())
+    return read_record(path, chapter_id, dict)
+
+
+def read_record(path: Path, chapter_id: str, kind: type = dict) -> Any:
+    """A JSON file a chapter's run wrote (``metrics.json``, ``fingerprint.json``), checked to be a
+    ``kind``.
+
+    Raises
+    ------
+    ChapterError
+        When it cannot be read, is not valid JSON or is not a ``kind``: the message names the file and
+        says to re-run the chapter.
+    """
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).split(":")[0]
+        raise ChapterError(
+            f"{path} cannot be read ({why}): re-run the chapter (python -m dpnet.book run {chapter_id})"
+        ) from None
+    if not isinstance(value, kind):
+        raise ChapterError(
+            f"{path} holds a JSON {type(value).__name__}, not a chapter's record: re-run the chapter "
+            f"(python -m dpnet.book run {chapter_id})"
+        )
+    return value
 
 
 class Results:
@@ -455,7 +488,7 @@ class Results:
         }
         path = self.directory / "metrics.json"
         tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(payload, indent=1, allow_nan=False) + "\n")
+        tmp.write_text(json.dumps(payload, indent=1, allow_nan=False) + "\n", encoding="utf-8")
         tmp.replace(path)
 
 

@@ -4,7 +4,8 @@
 ``below-one`` of item ``p003-fig1`` (:meth:`dpnet.results.Results.checks`): ✓ when the claim holds in
 this run, ✗ when it fails, – when it is undefined for the run's parameters. It links to the check's
 line in the reproducibility report (:func:`dpnet.results.check_label`). It sits on a sentence that
-reports a paper's claim.
+reports a paper's claim. A check the run did not compute (a reader's parameters can leave one out) shows
+an unlinked –; at the default parameters the runner refuses a mark that names no recorded check.
 
 ``{holds}`p003-fig1/below-one``` is the same mark on a sentence in the book's own voice
 (:mod:`dpnet.voices`). When the run contradicts the sentence (✗), the mark says so in words: "✗ this
@@ -32,18 +33,19 @@ from typing import Any
 
 from docutils import nodes
 from myst_nb.core.variables import RetrievalError
-from myst_nb.ext.glue.utils import glue_warning, retrieve_glue_data
+from myst_nb.ext.glue.utils import retrieve_glue_data
 from myst_nb.ext.utils import RoleBase
 from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.ext import mathjax
 
-from dpnet.results import badge_key, check_label
+from dpnet.results import BADGES, badge_key, check_label
 
 __all__ = [
     "CONTRADICTED",
     "MATHJAX_FILES",
     "MATHJAX_PATH",
+    "NOT_COMPUTED",
     "BadgeRole",
     "HoldsRole",
     "mathjax_source",
@@ -63,6 +65,8 @@ MATHJAX_FILES = ("tex-mml-chtml.js", "input/tex", "output", "ui", "a11y", "sre",
 
 #: What a ``{holds}`` mark adds when the run contradicts its sentence.
 CONTRADICTED = "this run contradicts this sentence"
+#: The title of a mark whose check this run did not compute.
+NOT_COMPUTED = "not computed for this run's parameters"
 
 
 class BadgeRole(RoleBase):
@@ -75,10 +79,15 @@ class BadgeRole(RoleBase):
         item, _, name = (part.strip() for part in self.text.partition("/"))
         try:
             data = retrieve_glue_data(self.document, badge_key(item, name))
-        except RetrievalError as exc:
-            return [], [
-                glue_warning(f"{exc} (no check {name!r} of {item} was recorded)", self.document, self.line)
-            ]
+        except RetrievalError:
+            # the run did not compute this check (parameters other than the defaults leave some out; at
+            # the defaults the runner refuses a mark that names no recorded check): a dash, unlinked
+            dash = nodes.inline(
+                BADGES[None], BADGES[None], classes=[self.kind, "badge-na", "badge-not-computed"]
+            )
+            dash["title"] = NOT_COMPUTED
+            self.set_source_info(dash)
+            return [dash], []
         mark = str(data.data.get("text/plain", "?")).strip("'\"")
         ref = addnodes.pending_xref(
             self.rawtext, refdomain="std", reftype="ref", reftarget=check_label(item, name), refexplicit=True,

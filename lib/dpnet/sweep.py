@@ -20,19 +20,24 @@ nothing imports it unless a scheduler is named.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import re
+import socket
 import sys
+import threading
+import time
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
-from dpnet.cores import Slots, slots_from_env
+from dpnet.cores import WORKER_BYTES, Slots, machine_memory, max_workers, slots_from_env
 from dpnet.errors import ClusterError, ParameterError
 
 T = TypeVar("T")
@@ -42,6 +47,8 @@ R = TypeVar("R")
 __all__ = [
     "CONNECT_SECONDS",
     "Stream",
+    "check_scheduler",
+    "close_clients",
     "cluster_client",
     "default_jobs",
     "name_key",
@@ -50,6 +57,7 @@ __all__ = [
     "scheduler_address",
     "sweep",
     "task_generators",
+    "watch_parent",
 ]
 
 #: How long to wait for a Dask scheduler before giving up.
@@ -97,14 +105,24 @@ class Stream:
 
 
 def default_jobs() -> int:
-    """Number of worker processes: ``DPNET_JOBS`` if set, else 1 (``-1`` means every core)."""
+    """Number of worker processes: ``DPNET_JOBS`` if set, else 1 (``-1`` means every core).
+
+    A value above what the machine can hold (:func:`dpnet.cores.max_workers`) is refused: each worker is
+    a process with its own interpreter and libraries.
+    """
     raw = os.environ.get("DPNET_JOBS", "1")
-    try:
-        jobs = int(raw)
-    except ValueError as exc:
-        raise ParameterError(f"DPNET_JOBS must be an integer ≥ 1 or -1 (got {raw!r})") from exc
+    if len(raw) > 20 or not re.fullmatch(r"\s*-?\d+\s*", raw):
+        raise ParameterError(f"DPNET_JOBS must be an integer ≥ 1 or -1 (got {raw[:40]!r})")
+    jobs = int(raw)
     if jobs == 0 or jobs < -1:
         raise ParameterError(f"DPNET_JOBS must be an integer ≥ 1 or -1 (got {jobs})")
+    top = max_workers()
+    if jobs > top:
+        raise ParameterError(
+            f"DPNET_JOBS = {jobs:,} is more worker processes than this machine can hold: each needs about "
+            f"{WORKER_BYTES // 2**20} MiB, and its {machine_memory() / 2**30:.1f} GiB hold {top}; "
+            f"set DPNET_JOBS to at most {top}"
+        )
     return jobs
 
 
@@ -127,6 +145,7 @@ def cluster_client(address: str) -> Any:
     """
     if address in _CLIENTS:
         return _CLIENTS[address]
+    check_scheduler(address)
     try:
         from distributed import Client
     except ImportError:
@@ -143,6 +162,73 @@ def cluster_client(address: str) -> Any:
         ) from None
     _CLIENTS[address] = client
     return client
+
+
+def close_clients() -> None:
+    """Disconnect from every Dask scheduler this process connected to (the cluster keeps running)."""
+    while _CLIENTS:
+        _, client = _CLIENTS.popitem()
+        with contextlib.suppress(Exception):
+            client.close(timeout=2)
+
+
+#: A Dask address: a protocol, a host (a name, an IPv4 address, or an IPv6 one in brackets) and a port.
+_ADDRESS = re.compile(r"(tcp|tls|ucx|ws|wss)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})/?")
+#: How long a TCP scheduler has to send its greeting.
+PROBE_SECONDS = 3.0
+
+
+def check_scheduler(address: str) -> None:
+    """Refuse, within seconds, an address that cannot be a Dask scheduler.
+
+    The address must read ``protocol://host:port``. At a ``tcp://`` address something must answer, and
+    answer as a Dask scheduler does: it greets every connection at once with a message (a frame count
+    and frame lengths, 8-byte integers), where a web server, say, waits for a request and would leave a
+    client hanging.
+
+    Raises
+    ------
+    ClusterError
+        Naming the address and what is wrong with it.
+    """
+    found = _ADDRESS.fullmatch(address)
+    if found is None or not 0 < int(found.group(3)) < 65536:
+        raise ClusterError(
+            f"{address[:80]!r} is not a Dask scheduler address: write it as tcp://host:port "
+            "(DPNET_SCHEDULER or --scheduler)"
+        )
+    if found.group(1) != "tcp":
+        return
+    host, port = found.group(2).strip("[]"), int(found.group(3))
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_SECONDS) as probe:
+            probe.settimeout(PROBE_SECONDS)
+            greeting = _receive(probe, 16)
+    except OSError as exc:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}; check the address, or "
+            "unset DPNET_SCHEDULER to run here"
+        ) from None
+    frames = int.from_bytes(greeting[8:16], "little") if len(greeting) == 16 else 0
+    if not 0 < frames < 1024:
+        raise ClusterError(
+            f"something answers at {address}, but not as a Dask scheduler (no greeting within "
+            f"{PROBE_SECONDS:g} s): check the address and port, or unset DPNET_SCHEDULER to run here"
+        )
+
+
+def _receive(sock: socket.socket, size: int) -> bytes:
+    """Up to ``size`` bytes from ``sock``, fewer if it closes or goes quiet."""
+    data = b""
+    while len(data) < size:
+        try:
+            chunk = sock.recv(size - len(data))
+        except TimeoutError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def progress_enabled() -> bool:
@@ -284,10 +370,11 @@ def _map(
                     results.append(func(task, rng))
                     bar.update()
             else:
-                parallel = Parallel(n_jobs=jobs, return_as="generator")
-                for result in parallel(delayed(func)(t, g) for t, g in zip(tasks, rngs, strict=True)):
-                    results.append(result)
-                    bar.update()
+                with parallel_config(backend="loky", initializer=watch_parent, initargs=(os.getpid(),)):
+                    parallel = Parallel(n_jobs=jobs, return_as="generator")
+                    for result in parallel(delayed(func)(t, g) for t, g in zip(tasks, rngs, strict=True)):
+                        results.append(result)
+                        bar.update()
     finally:
         if log_path:
             stream.close()
@@ -308,6 +395,28 @@ def _map_on_cluster(
     for _ in as_completed(futures, loop=client.loop):
         bar.update()
     return client.gather(futures)
+
+
+#: How often a worker process looks whether the process that started it is still alive.
+WATCH_SECONDS = 1.0
+
+
+def watch_parent(parent: int) -> None:
+    """Run in each worker process of a sweep as it starts: end the process when ``parent`` (the pid of
+    the process that started it) is no longer its parent.
+
+    Worker processes would outlive a chapter's kernel killed outright (SIGKILL gives no process a chance
+    to stop its children) and keep computing, or waiting, for nobody. A thread watches the parent's pid
+    and ends the worker when it changes (the orphan has been adopted; the pid is passed in, not read, in
+    case the parent died before the worker got this far).
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="dpnet-orphan-guard", daemon=True).start()
 
 
 def _run_chunk(
@@ -331,7 +440,7 @@ def _map_on_shared_cores(
     chunks = [
         list(zip(tasks[k : k + size], rngs[k : k + size], strict=True)) for k in range(0, len(tasks), size)
     ]
-    executor = get_memmapping_executor(slots.count)
+    executor = get_memmapping_executor(slots.count, initializer=watch_parent, initargs=(os.getpid(),))
     out: list[list[R]] = [[] for _ in chunks]
     queue = iter(range(len(chunks)))
     running: dict[Future[list[R]], int] = {}

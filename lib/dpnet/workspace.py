@@ -78,7 +78,7 @@ def chapter_lock(results: Path, cid: str) -> Iterator[None]:
             finally:
                 os.ftruncate(fd, 0)
     except BlockingIOError:
-        holder = path.read_text().strip() or "another process"
+        holder = path.read_text(encoding="utf-8").strip() or "another process"
         raise ChapterError(
             f"chapter {cid!r} is being run by pid {holder}: wait for it to finish (or stop it) and run again"
         ) from None
@@ -101,16 +101,25 @@ def _owner(path: Path) -> int | None:
 
 
 def sweep_stale(results: Path) -> list[Path]:
-    """Remove staging, swapped-out and kernel-socket directories whose process is no longer alive."""
+    """Remove the staging directories, swapped-out results (directories, or a file that stood in their
+    place) and kernel-socket directories whose process is no longer alive."""
     removed = []
     ours = [*results.glob(f"{STAGING_PREFIX}*"), *results.glob(f"{OLD_PREFIX}*")]
     sockets = Path(tempfile.gettempdir()).glob(f"{SOCKETS_PREFIX}*")  # shared: only those with a dead pid
     for path in sorted([*ours, *sockets]):
         pid = _owner(path)
-        if path.is_dir() and (not _alive(pid) if pid is not None else path in ours):
-            shutil.rmtree(path, ignore_errors=True)
+        if (path.is_dir() or path in ours) and (not _alive(pid) if pid is not None else path in ours):
+            _remove(path)
             removed.append(path)
     return removed
+
+
+def _remove(path: Path) -> None:
+    """Remove a directory tree, or a file (what was swapped out may have been a file)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
 
 
 def new_staging(results: Path, cid: str) -> Path:
@@ -182,4 +191,4 @@ def swap_into_place(staging: Path, target: Path) -> None:
             if old.exists() and not target.exists():
                 old.rename(target)  # put the previous results back
             raise _disk_error("move the new results into", target, exc) from exc
-    shutil.rmtree(old, ignore_errors=True)
+    _remove(old)
