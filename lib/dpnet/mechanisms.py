@@ -261,12 +261,15 @@ class AuditResult:
         Overall (simultaneous) confidence level of the bound.
     n_events
         Number of events ``m`` tested (the Bonferroni correction uses ``4m`` one-sided bounds).
+    delta
+        The δ of the (ε, δ) guarantee the bound is against (``0`` for pure ε-DP).
     """
 
     epsilon_lower: float
     event: str
     confidence: float
     n_events: int
+    delta: float = 0.0
 
 
 def _check_samples(name: str, samples: ArrayLike) -> NDArray[np.generic]:
@@ -324,6 +327,8 @@ def audit_epsilon(
     samples_y: ArrayLike,
     events: Sequence[Event] | ArrayLike,
     confidence: float = 0.95,
+    *,
+    delta: float = 0.0,
 ) -> AuditResult:
     r"""High-confidence lower bound on the privacy loss of a mechanism from output samples.
 
@@ -345,6 +350,16 @@ def audit_epsilon(
 
     .. math:: P[\varepsilon_{\mathrm{lower}} > \varepsilon] \le 1 - \text{confidence}.
 
+    **Against (ε, δ)-DP** (``delta > 0``). Then ``P[M(x) ∈ S] ≤ e^ε P[M(y) ∈ S] + δ`` for every
+    event, so when the bounds hold ``ε ≥ log((L_x(S) − δ)/U_y(S))``: the bound is
+
+    .. math::
+       \varepsilon_{\mathrm{lower}}(\delta) = \max\Bigl(0,\ \max_{S}\ \max\bigl(
+       \log\tfrac{L_x(S) - \delta}{U_y(S)},\ \log\tfrac{L_y(S) - \delta}{U_x(S)}\bigr)\Bigr),
+
+    ignoring the terms with ``L ≤ δ``: the largest ε whose (ε, δ) guarantee is refuted at the stated
+    confidence, by the same union bound. ``delta = 0`` is the pure bound above.
+
     The events must be fixed before the samples are seen (not chosen from them), or the guarantee
     is lost.
 
@@ -359,13 +374,18 @@ def audit_epsilon(
         outputs each value ``v`` gives the event ``{out == v}``.
     confidence
         Simultaneous confidence level in ``(0, 1)``.
+    delta
+        The δ of the guarantee audited, in ``[0, 1)`` (``0``: pure ε-DP).
 
     Returns
     -------
     AuditResult
-        ``ε_lower``, the maximising event and direction, the confidence and the number of events.
+        ``ε_lower``, the maximising event and direction, the confidence, the number of events and δ.
     """
     confidence = _check_confidence(confidence)
+    delta = float(delta)
+    if not 0.0 <= delta < 1.0:
+        raise ParameterError(f"delta must be in [0, 1) (got {delta!r})")
     sx, sy = _check_samples("samples_x", samples_x), _check_samples("samples_y", samples_y)
     is_callable = [callable(e) for e in events] if isinstance(events, Sequence) else [False]
     if any(is_callable) and not all(is_callable):
@@ -378,12 +398,14 @@ def audit_epsilon(
     level = 1.0 - (1.0 - confidence) / (4 * m)
     lower_x, upper_x = (np.asarray(b) for b in clopper_pearson(k_x, sx.shape[0], level))
     lower_y, upper_y = (np.asarray(b) for b in clopper_pearson(k_y, sy.shape[0], level))
-    with np.errstate(divide="ignore"):
-        # log 0 = −inf drops the events with a zero lower bound (upper bounds are always > 0)
-        loss = np.stack([np.log(lower_x) - np.log(upper_y), np.log(lower_y) - np.log(upper_x)])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # −inf drops the events whose lower bound is at most δ (upper bounds are always > 0)
+        excess_x = np.where(lower_x > delta, np.log(np.maximum(lower_x - delta, 0.0)), -np.inf)
+        excess_y = np.where(lower_y > delta, np.log(np.maximum(lower_y - delta, 0.0)), -np.inf)
+        loss = np.stack([excess_x - np.log(upper_y), excess_y - np.log(upper_x)])
     direction, idx = np.unravel_index(int(np.argmax(loss)), loss.shape)
     best = float(loss[direction, idx])
     if best <= 0.0:
-        return AuditResult(0.0, "none (no event certifies a positive privacy loss)", confidence, m)
+        return AuditResult(0.0, "none (no event certifies a positive privacy loss)", confidence, m, delta)
     label = ("x vs y", "y vs x")[direction]
-    return AuditResult(best, f"{names[idx]}, {label}", confidence, m)
+    return AuditResult(best, f"{names[idx]}, {label}", confidence, m, delta)

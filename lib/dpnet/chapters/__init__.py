@@ -43,6 +43,7 @@ CHAPTER_IDS: tuple[str, ...] = (
     "distributed-estimation",
     "recommender-maxsense",
     "functional-perturbation",
+    "privacy-audit",
     "reproducibility",
 )
 

@@ -9,7 +9,7 @@ One module per chapter: :mod:`~dpnet.reference.dilemma` (Figures 1–2),
 the §5 tests), :mod:`~dpnet.reference.identification` (Figures 5, 6, 14.2),
 :mod:`~dpnet.reference.online` (Figures 14.1c, 14.6),
 :mod:`~dpnet.reference.estimation` (paper 001), :mod:`~dpnet.reference.recommender` (paper 002),
-:mod:`~dpnet.reference.funcpert` (paper 004).
+:mod:`~dpnet.reference.funcpert` (paper 004), :mod:`~dpnet.reference.privacy_audit` (Chapter 9, the audits).
 Each name lives in its module (``dpnet.reference.dilemma.FIG1_N``); this package only gathers the
 modules.
 """
@@ -25,6 +25,7 @@ from dpnet.reference import (
     funcpert,
     identification,
     online,
+    privacy_audit,
     recommender,
 )
 
@@ -37,5 +38,6 @@ __all__ = [
     "funcpert",
     "identification",
     "online",
+    "privacy_audit",
     "recommender",
 ]

@@ -3,7 +3,7 @@
 Each item has one key (``p003-fig5``) that names it everywhere: the figure's file
 (``figures/p003-fig5.png``), its MyST label, its caption's prefix ("Paper 003, Figure 5") and its row
 in the reproducibility report. Papers are numbered as in the book's introduction: 003 and 000
-(Part I), 001 (Part II), 002 (Part III), 004 (Part IV).
+(Part I), 001 (Part II), 002 (Part III), 004 (Part IV); the audits of all five papers' guarantees are Part V.
 
 Each item names its **headline**: the one claim of the paper the item exists to support, in one
 sentence, and the name of the check that tests it under the paper's own mathematics. The report calls
@@ -25,6 +25,7 @@ from dpnet.reference import (
     funcpert,
     identification,
     online,
+    privacy_audit,
     recommender,
 )
 
@@ -102,6 +103,7 @@ CATALOGUE: tuple[Item, ...] = (
     *_items("distributed-estimation", estimation.ITEMS),
     *_items("recommender-maxsense", recommender.ITEMS),
     *_items("functional-perturbation", funcpert.ITEMS),
+    *_items("privacy-audit", privacy_audit.ITEMS),
 )
 
 #: Items by key.
