@@ -1,9 +1,11 @@
 """Speed of Chapter 4 (treatment-identification), printed, not asserted.
 
 The book's targets: the whole chapter in full mode under 5 minutes on 2 cores (here: on one), encryption
-timings included; the DP test for n = 96 centres and 40,960 rows under 10 s on one core. This prints
-the full-mode cost of each part: one Figure 6 point (1000 replications, both variants), the best-arm
-curve, and the runtime study (which is itself a measurement, one core).
+timings included; the DP test for n = 96 centres and 40,960 rows under 1 s on one core (the top of the
+range paper 003 §14.3 reports, the chapter's headline check for Figure 14.2). This prints the full-mode
+cost of each part: one Figure 6 point (1000 replications, both variants), the best-arm curve, and the
+runtime study (which is itself a measurement, one core: the cancer cohort with encryption, ACTG 175
+without).
 
 Run: ``python benchmarks/bench_treatment.py`` (or ``make bench``); needs the data (mirror or cache).
 """
@@ -24,7 +26,7 @@ from dpnet.chapters import schema
 from dpnet.survival import comparison, treatments
 
 TARGET_CHAPTER_SECONDS = 300.0
-TARGET_DP_SECONDS = 10.0
+TARGET_DP_SECONDS = 1.0
 
 
 def timed(func) -> tuple[float, object]:
@@ -79,7 +81,8 @@ def main() -> None:
     dp_total = next(
         r["seconds"] for r in records if r["method"] == runtime.METHODS[0] and r["phase"] == "total"
     )
-    runtime_study = biggest * 5 * 3  # an upper bound: the largest point, 5 n values × 3 sizes
+    runtime_study = (biggest + dp_total * task.repeats) * 5 * 3  # an upper bound: 5 n values × 3 sizes,
+    # the cancer cohort with encryption and ACTG 175 without
 
     total = fig6 + curve + runtime_study  # on one core: DPNET_JOBS=2 would spread Figure 6 over two
     rows = [
@@ -89,7 +92,7 @@ def main() -> None:
         ("Best-arm curve, all 9 ε, both noises (estimate)", f"{curve:.1f} s"),
         ("Runtime study, largest point (n = 96, 40,960 rows)", f"{biggest:.1f} s"),
         ("DP test total at n = 96, 40,960 rows (median)",
-         f"{dp_total:.3f} s ({'meets' if dp_total < TARGET_DP_SECONDS else 'MISSES'} the 10 s target)"),
+         f"{dp_total:.3f} s ({'meets' if dp_total < TARGET_DP_SECONDS else 'MISSES'} the 1 s target)"),
         ("Chapter in full mode, 1 core (upper estimate)",
          f"{total:.0f} s ({'meets' if total < TARGET_CHAPTER_SECONDS else 'MISSES'} the 300 s target)"),
     ]  # fmt: skip

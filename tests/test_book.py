@@ -73,7 +73,7 @@ def test_parameters_come_from_the_schema_and_the_cell() -> None:
         (["run", "power-tradeoff", "-p", "eps_grid", "[0, -1]"], r"eps_grid must be"),
         (
             ["run", "power-tradeoff", "-p", "epsilon", "1"],
-            r"unknown parameter\(s\) epsilon .*allowed: mode, allow_large, seed",
+            r"unknown parameter\(s\) 'epsilon' .*allowed: mode, allow_large, seed",
         ),
         (["build", "--jobs", "0"], r"--jobs must be an integer ≥ 1"),
     ],
@@ -110,7 +110,7 @@ def test_failed_chapter_leaves_previous_results(tmp_path: Path) -> None:
 
 def test_unknown_override_is_rejected(tmp_path: Path) -> None:
     root = fake_root(tmp_path, "1")
-    with pytest.raises(ParameterError, match=r"unknown parameter\(s\) colour"):
+    with pytest.raises(ParameterError, match=r"unknown parameter\(s\) 'colour'"):
         book.run_chapter("reproducibility", root=root, overrides={"colour": "red"})
 
 
@@ -152,6 +152,10 @@ def test_quick_build_of_the_whole_book(quick_book: QuickBook, monkeypatch: pytes
         "distributed-estimation": "graph_facts cop_vs_eps slopes",
         "recommender-maxsense": "u90 u90_predicted fitted_exponents",
         "functional-perturbation": "error_vs_eps fitted_slope dgd_final_gap message_perturbation",
+        "privacy-audit": "p003-sec2-laplace p003-sec12-actg p003-sec12-audit/centre1_zero "
+        "p003-sec12-audit/centre1_alt p001-audit/threshold p001-audit/share_not_smooth p002-pairwise "
+        "p003-sec12-actg-beliefs p004-message-state rows release_failing release_certified lemma_failing "
+        "lemma_certified",
     }
     chapter_metrics = {c: json.loads((root / "results" / c / "metrics.json").read_text()) for c in required}
     for cid, keys in required.items():
@@ -160,14 +164,23 @@ def test_quick_build_of_the_whole_book(quick_book: QuickBook, monkeypatch: pytes
     metrics = chapter_metrics["power-tradeoff"]
     published = [list(row) for row in reference.dilemma.FIG1_RR_CRITICAL_BUDGET]
     assert [[round(v, 2) for v in row] for row in metrics["rr_critical_budget"]] == published
-    checks = [c for item in metrics["reproduction"].values() for c in item["checks"]]
-    assert checks and all(c["passed"] for c in checks), [c for c in checks if not c["passed"]]
+    # the figures reproduce, but for Figure 1's caption (ε* falls at every step of n: the saw-tooth of the
+    # non-randomised test breaks it) and §2's remark that the test never randomises (the boundary item)
+    verdicts = {
+        key: {c["name"]: c["passed"] for c in entry["checks"]}
+        for key, entry in metrics["reproduction"].items()
+    }
+    assert verdicts["p003-fig1"].pop("falls-with-n") is False
+    assert verdicts["p003-sec2-boundary"]["does-not-arise"] is False
+    passing = {**verdicts["p003-fig1"], **verdicts["p003-fig2"]}
+    assert passing and all(passing.values()), passing
     figures = root / "results" / "power-tradeoff" / "figures"
     assert {p.suffix for p in figures.iterdir()} == {".png", ".svg"}
     report = json.loads((root / "results" / "reproducibility" / "metrics.json").read_text())
     statuses = {(r["paper"], r["item"]): r["status"] for r in report["status"]}
-    assert statuses[("003", "Fig 1")] == "reproduced"
+    assert statuses[("003", "Fig 1")] == "not reproduced"  # its caption: ε* falls with n (above)
     assert statuses[("003", "Fig 2")] == "reproduced with documented deviation"
+    assert statuses[("003", "§2 boundary")] == "not reproduced"
 
     clinical = chapter_metrics["hypothesis-testing"]
     assert set(clinical["success_rate"]) == {"GM", "AM", "two-threshold"}
@@ -271,7 +284,11 @@ def test_chapter1_with_other_parameters_stays_correct(tmp_path: Path) -> None:
     assert list(rows) == ["power-tradeoff"] and rows["power-tradeoff"][-1] == "ran", proc.stderr
     metrics = json.loads((root / "results" / "power-tradeoff" / "metrics.json").read_text())
     # off the paper's setting: no comparison with published values, only the general claims (badges)
-    assert metrics["deviations"] == [] and set(metrics["reproduction"]) == {"p003-fig1", "p003-fig2"}
+    assert metrics["deviations"] == [] and set(metrics["reproduction"]) == {
+        "p003-fig1",
+        "p003-fig2",
+        "p003-sec2-boundary",
+    }
     for entry in metrics["reproduction"].values():
         assert entry["paper_setting"] is False
         assert not {c["name"] for c in entry["checks"]} & {"heat-map", "published-fit", "deviation-needed"}

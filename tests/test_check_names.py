@@ -129,4 +129,4 @@ def test_reordering_a_reference_function_s_claims_keeps_each_badge_on_its_claim(
     variable = {
         c.name: c.claim.split(" in log ")[1].split(" ")[0] for c in after if c.name.startswith("slope-")
     }
-    assert variable == {"slope-n": "N", "slope-w": "w", "slope-eps": "eps_hat"}
+    assert variable == {"slope-n": "N", "slope-w": "w", "slope-eps": "ε̂"}

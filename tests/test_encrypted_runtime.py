@@ -16,6 +16,7 @@ from dpnet import encrypted, networks, runtime
 from dpnet import inference as inf
 from dpnet.errors import ParameterError
 from dpnet.survival import centre_loglik, code_schedule, cox_sensitivity, fit_cox
+from dpnet.survival.treatments import bounded_glrt
 
 needs_tenseal = pytest.mark.skipif(
     not encrypted.tenseal_available(), reason="TenSEAL (the 'he' extra) is absent"
@@ -96,18 +97,59 @@ def test_timed_dp_test_is_the_closed_form_gm_statistic() -> None:
     assert timing.seconds["setup"] == timing.seconds["decryption"] == 0.0
 
 
+def test_composite_dp_test_uses_the_centres_bounded_glrts() -> None:
+    """The composite test's table is (0, the centre's GLRT with |θ| ≤ |θ₁|), with the simple test's
+    schedule formulas and noise."""
+    x, t, d = _cohort(seed=2)
+    centres = np.arange(len(x)) % 5
+    theta1 = -math.log(2)
+    timing = runtime.time_dp_test(x, t, d, centres, theta_alt=theta1, rng=np.random.default_rng(9),
+                                  test="composite", penalizer=0.05)  # fmt: skip
+    glrt = [bounded_glrt(x[centres == i], t[centres == i], d[centres == i], penalizer=0.05,
+                         b_theta=math.log(2))
+            for i in range(5)]  # fmt: skip
+    table = np.array([[0.0, g.value] for g in glrt])
+    A = networks.metropolis_hastings(networks.make_graph("complete", 5)).toarray()
+    a_star, delta = networks.spectral_constants(A).a_star, cox_sensitivity(abs(theta1))
+    sched = code_schedule(table, a_star=a_star, delta=delta, **runtime.RUNTIME_SETTING, convention="paper")
+    noise = inf.laplace_noise(np.random.default_rng(9), sched.noise_scale, n_reps=1, K=sched.K, n_agents=5,
+                              n_states=2)[0]  # fmt: skip
+    want = inf.gm_test_statistic(inf.scaled_log_ratios(table, A, sched.T, noise))
+    assert (timing.result["K"], timing.result["T"]) == (sched.K, sched.T)
+    assert timing.result["statistic"] == pytest.approx(float(want.mean()), rel=1e-6)
+    with pytest.raises(ParameterError, match="test must be one of"):
+        runtime.time_dp_test(x, t, d, centres, theta_alt=theta1, rng=np.random.default_rng(9), test="wald")
+
+
 def test_runtime_task_records_and_speedups() -> None:
     x, t, d = _cohort(seed=4)
     task = runtime.RuntimeTask(x=x, time=t, event=d, rows=300, n_values=(3, 6), repeats=2, theta_alt=-0.5,
-                               with_he=encrypted.tenseal_available())  # fmt: skip
+                               with_he=encrypted.tenseal_available(), with_composite=True,
+                               penalizer=0.05)  # fmt: skip
     records = runtime.runtime_task(task, np.random.default_rng(0))
     methods = {r["method"] for r in records}
-    assert methods == (set(runtime.METHODS) if task.with_he else {runtime.METHODS[0]})
+    assert methods == (set(runtime.METHODS) if task.with_he else {runtime.METHODS[0], runtime.METHODS[2]})
     assert {(r["n"], r["rows"]) for r in records} == {(3, 300), (6, 300)}
     assert len(records) == len(methods) * 2 * len(runtime.PHASES)
     fake = [{"method": m, "n": 3, "rows": 10, "phase": "total", "seconds": s}
-            for m, s in zip(runtime.METHODS, (0.5, 2.0), strict=True)]  # fmt: skip
+            for m, s in zip(runtime.METHODS, (0.5, 2.0, 1.0), strict=True)]  # fmt: skip
+    fake.append({"method": runtime.METHODS[1], "n": 3, "rows": 10, "phase": "setup", "seconds": 1.5})
     assert runtime.speedups(fake) == {(3, 10): 4.0}
+    assert runtime.speedups(fake, dp=runtime.METHODS[2]) == {(3, 10): 2.0}
+    assert runtime.speedups(fake, without_setup=True) == {(3, 10): 1.0}  # (2.0 − 1.5)/0.5
+
+
+def test_the_simple_tests_draws_do_not_depend_on_the_composite_one() -> None:
+    """The composite test is timed after the others, so adding it leaves their draws, and their results,
+    unchanged."""
+    x, t, d = _cohort(seed=4)
+    common = dict(x=x, time=t, event=d, rows=300, n_values=(3, 6), repeats=1, theta_alt=-0.5, with_he=False)
+    plain = runtime.runtime_task(runtime.RuntimeTask(**common), np.random.default_rng(0))
+    both = runtime.runtime_task(runtime.RuntimeTask(**common, with_composite=True, penalizer=0.05),
+                                np.random.default_rng(0))  # fmt: skip
+    results = [(r["n"], r["result"]["statistic"]) for r in plain if r["phase"] == "total"]
+    assert results == [(r["n"], r["result"]["statistic"]) for r in both
+                       if r["phase"] == "total" and r["method"] == runtime.METHODS[0]]  # fmt: skip
 
 
 def test_resampling_and_one_core() -> None:

@@ -22,33 +22,50 @@ from dpnet.estimation import (
     DATASETS,
     EstimationData,
     Run,
+    below_local_budget,
     error_vs_epsilon,
     exact_rms_error,
     geometric_rate,
     german_households,
     graph_facts,
+    guarantee_profile,
+    guarantee_profiles,
+    laplace_hockey_stick,
     laplace_scales,
     load_dataset,
+    local_sensitivity,
+    located_noise_errors,
+    location_budget,
     loglog_slope,
     lognormal_fit,
     moment_study,
+    mvue_cop_rms,
     mvue_moments,
+    mvue_noise_gains,
     naive_noise_moment,
     neighbour_weights,
     noise_densities,
     ol_network_moments,
     ol_signal_moments,
+    ol_signal_rms_paths,
     private_run,
+    propagate,
     read_dl_edgelist,
     reference_value,
+    release_delta,
     sensitivity_sets_scale,
     simulate,
     smooth_scales,
     smooth_sensitivity,
+    smoothness_threshold,
+    staircase_density,
+    staircase_gamma,
+    staircase_variance,
     theorem31_bound,
     theorem41_bound,
     theorem42_bound,
     us_power_grid,
+    worst_log_ratio,
 )
 from dpnet.estimation.dynamics import step
 
@@ -881,19 +898,23 @@ def test_rates_reject_bad_windows(t: list, y: list, lo: float, hi: float, match:
 
 @pytest.mark.parametrize(("sensitivity", "epsilon"), [(1.0, 1.0), (2.0, 0.5), (0.3, 3.0)])
 def test_noise_densities_integrate_and_have_their_variances(sensitivity: float, epsilon: float) -> None:
-    """Each pdf integrates to 1, has mean 0 and its stated variance (numerical quadrature)."""
+    """Each pdf integrates to 1, has mean 0 and its stated variance (numerical quadrature; the staircase's
+    breakpoints are passed to the quadrature)."""
     b = sensitivity / epsilon
     densities = {d.name: d for d in noise_densities(sensitivity, epsilon)}
-    assert set(densities) == {"Laplace", "hyperbolic secant", "logistic", "Gaussian"}
+    assert list(densities) == ["Laplace", "staircase", "hyperbolic secant", "logistic", "Gaussian"]
+    gamma = staircase_gamma(epsilon)
+    steps = [sgn * (k + f) * sensitivity for k in range(60) for f in (0.0, gamma) for sgn in (-1, 1)]
     for d in densities.values():
         pdf = lambda u, d=d: float(d.pdf(np.asarray(u)))  # noqa: E731
-        kw = {"points": [0.0], "limit": 200}
-        mass = integrate.quad(pdf, -200 * b, 200 * b, **kw)[0]
-        mean = integrate.quad(lambda u, pdf=pdf: u * pdf(u), -200 * b, 200 * b, **kw)[0]
-        var = integrate.quad(lambda u, pdf=pdf: u * u * pdf(u), -200 * b, 200 * b, **kw)[0]
-        assert mass == pytest.approx(1.0, abs=1e-9), d.name
-        assert mean == pytest.approx(0.0, abs=1e-9 * b), d.name
-        assert var == pytest.approx(d.variance, rel=1e-8), d.name
+        span = 200 * max(b, sensitivity)
+        kw = {"points": sorted({0.0, *(x for x in steps if abs(x) < span)}), "limit": 2000}
+        mass = integrate.quad(pdf, -span, span, **kw)[0]
+        mean = integrate.quad(lambda u, pdf=pdf: u * pdf(u), -span, span, **kw)[0]
+        var = integrate.quad(lambda u, pdf=pdf: u * u * pdf(u), -span, span, **kw)[0]
+        assert mass == pytest.approx(1.0, abs=1e-8), d.name
+        assert mean == pytest.approx(0.0, abs=1e-8 * max(b, 1.0)), d.name
+        assert var == pytest.approx(d.variance, rel=1e-7), d.name
     assert densities["Laplace"].variance == pytest.approx(2 * b**2, rel=1e-14)
     assert densities["hyperbolic secant"].variance == pytest.approx(math.pi**2 * b**2 / 4, rel=1e-14)
     assert densities["logistic"].variance == pytest.approx(math.pi**2 * b**2 / 3, rel=1e-14)
@@ -901,15 +922,17 @@ def test_noise_densities_integrate_and_have_their_variances(sensitivity: float, 
 
 
 @pytest.mark.parametrize(("sensitivity", "epsilon"), [(1.0, 1.0), (2.0, 0.5), (0.3, 3.0)])
-def test_laplace_is_the_smallest_variance_dp_density(sensitivity: float, epsilon: float) -> None:
-    """Laplace binds |d log p/du| = ε/Δ everywhere; the feasible alternatives have larger variance."""
+def test_laplace_is_the_smallest_variance_density_under_eq9(sensitivity: float, epsilon: float) -> None:
+    """Laplace binds |d log p/du| = ε/Δ everywhere (eq. 9); the smooth feasible alternatives have a larger
+    variance; the Gaussian meets neither constraint."""
     b = sensitivity / epsilon
     bound = epsilon / sensitivity
     densities = {d.name: d for d in noise_densities(sensitivity, epsilon)}
     u = np.linspace(-30 * b, 30 * b, 6001)
     u = u[np.abs(u) > 1e-3 * b]  # |p'|/p of Laplace is undefined only at 0
     h = 1e-6 * b
-    for d in densities.values():
+    for name in ("Laplace", "hyperbolic secant", "logistic", "Gaussian"):
+        d = densities[name]
         numeric = np.abs(np.log(d.pdf(u + h)) - np.log(d.pdf(u - h))) / (2 * h)
         np.testing.assert_allclose(d.log_slope(u), numeric, rtol=1e-5, atol=1e-7 * bound, err_msg=d.name)
     laplace = densities["Laplace"]
@@ -917,23 +940,159 @@ def test_laplace_is_the_smallest_variance_dp_density(sensitivity: float, epsilon
     assert laplace.max_log_slope == pytest.approx(bound, rel=1e-14)
     for name in ("Laplace", "hyperbolic secant", "logistic"):
         d = densities[name]
-        assert d.is_dp(sensitivity, epsilon), name
-        assert not d.is_dp(sensitivity, 0.9 * epsilon), name
+        assert d.meets_eq9(sensitivity, epsilon) and d.is_dp(epsilon), name
+        assert not d.meets_eq9(sensitivity, 0.9 * epsilon) and not d.is_dp(0.9 * epsilon), name
         assert np.all(d.log_slope(u) <= bound * (1 + 1e-12)), name
         if name != "Laplace":
             assert d.variance > laplace.variance, name
     gaussian = densities["Gaussian"]
-    assert not gaussian.is_dp(sensitivity, epsilon) and not gaussian.is_dp(sensitivity, 100 * epsilon)
+    assert not gaussian.meets_eq9(sensitivity, 100 * epsilon) and not gaussian.is_dp(100 * epsilon)
     assert np.max(gaussian.log_slope(u)) > bound  # exceeded for |u| > σ²ε/Δ = 2b
     # a wider Laplace (a smaller ε) is still feasible at ε and has a larger variance
     wider = noise_densities(sensitivity, epsilon / 2)[0]
-    assert wider.is_dp(sensitivity, epsilon) and wider.variance == pytest.approx(4 * laplace.variance)
+    assert wider.meets_eq9(sensitivity, epsilon) and wider.variance == pytest.approx(4 * laplace.variance)
+
+
+@pytest.mark.parametrize(("sensitivity", "epsilon"), [(1.0, 1.0), (2.0, 0.5), (0.3, 3.0), (1.0, 6.0)])
+def test_the_staircase_is_dp_without_meeting_eq9_and_beats_laplace(
+    sensitivity: float, epsilon: float
+) -> None:
+    """The ε-DP condition p(u) ≤ e^ε p(u + h), |h| ≤ Δ, holds for the staircase (worst log-ratio ε on a
+    grid of u and shifts), which jumps and so meets no Lipschitz constraint; its variance is below
+    Laplace's; a staircase with a larger drop per period is not ε-DP, and the numerical worst log-ratio of
+    every density agrees with its stated supremum."""
+    stair = staircase_density(sensitivity, epsilon)
+    laplace = noise_densities(sensitivity, epsilon)[0]
+    u = np.linspace(-8 * sensitivity, 8 * sensitivity, 3201)
+    worst = worst_log_ratio(stair, u, sensitivity, shifts=801)
+    assert worst.max() == pytest.approx(epsilon, rel=1e-9) and np.all(worst <= epsilon * (1 + 1e-9))
+    assert stair.is_dp(epsilon) and not stair.is_dp(0.99 * epsilon)
+    assert not stair.meets_eq9(sensitivity, 1e6 * epsilon) and np.all(stair.log_slope(u) == 0)
+    assert stair.variance < laplace.variance
+    wider_step = staircase_density(sensitivity, 1.5 * epsilon)  # drops by e^{−1.5ε} per period
+    assert worst_log_ratio(wider_step, u, sensitivity).max() > epsilon * 1.4
+    wide = np.linspace(-40, 40, 2001) * sensitivity / epsilon  # the smooth densities reach their sup far out
+    for d in noise_densities(sensitivity, epsilon)[:4]:
+        measured = worst_log_ratio(d, wide, sensitivity, shifts=801).max()
+        assert measured <= d.max_log_ratio * (1 + 1e-9), d.name
+        assert measured >= 0.95 * d.max_log_ratio, d.name
+
+
+def test_staircase_variance_closed_forms() -> None:
+    """The optimal γ* minimises the general-γ variance; at γ* it equals Geng and Viswanath's closed form;
+    against Laplace 0.96, 0.69 and 0.25 at ε = 1, 3 and 6, falling like e^{−2ε/3} (Laplace: 1/ε²)."""
+    for eps in (0.5, 1.0, 3.0, 6.0):
+        g = staircase_gamma(eps)
+        assert 0 < g < 0.5
+        at = staircase_density(1.0, eps, gamma=g).variance
+        assert at == pytest.approx(staircase_variance(1.0, eps), rel=1e-12)
+        nearby = [staircase_density(1.0, eps, gamma=g + d).variance for d in (-0.02, 0.02)]
+        assert all(v > at for v in nearby)
+    ratios = [staircase_variance(1.0, e) * e**2 / 2 for e in (1.0, 3.0, 6.0)]
+    assert ratios == pytest.approx([0.959, 0.687, 0.254], abs=1e-3)
+    assert staircase_variance(2.0, 3.0) == pytest.approx(4 * staircase_variance(1.0, 3.0), rel=1e-14)
+    big = [staircase_variance(1.0, e) for e in (20.0, 23.0)]
+    assert big[1] / big[0] == pytest.approx(math.exp(-2.0), rel=0.05)  # e^{−2·3/3}
+    with pytest.raises(ParameterError, match="gamma"):
+        staircase_density(1.0, 1.0, gamma=1.5)
 
 
 @pytest.mark.parametrize(("sensitivity", "epsilon"), [(0.0, 1.0), (1.0, 0.0), (-1.0, 1.0), (1.0, np.inf)])
 def test_noise_densities_reject_bad_parameters(sensitivity: float, epsilon: float) -> None:
     with pytest.raises(ParameterError):
         noise_densities(sensitivity, epsilon)
+
+
+# --------------------------------------------------------------------------------------------------
+# the (ε, δ) guarantee of the smooth-sensitivity release
+# --------------------------------------------------------------------------------------------------
+
+
+def numeric_hockey_stick(m1: float, b1: float, m2: float, b2: float, eps: float) -> float:
+    """∫ (p − e^ε q)_+ by a fine Riemann sum."""
+    lo = min(m1, m2) - 60 * max(b1, b2)
+    x = np.linspace(lo, max(m1, m2) + 60 * max(b1, b2), 2_000_001)
+    p = np.exp(-np.abs(x - m1) / b1) / (2 * b1)
+    q = np.exp(-np.abs(x - m2) / b2) / (2 * b2)
+    return float(np.sum(np.maximum(p - np.exp(eps) * q, 0.0)) * (x[1] - x[0]))
+
+
+def test_laplace_hockey_stick_against_numerical_integration() -> None:
+    """The closed form agrees with a Riemann sum on random Laplace pairs, is 0 for a pure shift within ε
+    scales, 1 − e^{(ε−a)/2}·… for larger shifts, and vanishes for equal laws."""
+    rng = np.random.default_rng(3)
+    for _ in range(8):
+        m1, m2 = rng.normal(size=2)
+        b1, b2 = rng.uniform(0.2, 2.0, size=2)
+        eps = float(rng.uniform(0.0, 2.0))
+        exact = float(laplace_hockey_stick(m1, b1, m2, b2, eps))
+        assert exact == pytest.approx(numeric_hockey_stick(m1, b1, m2, b2, eps), abs=1e-6)
+    assert float(laplace_hockey_stick(0.0, 1.0, 0.9, 1.0, 1.0)) == 0.0  # a shift of 0.9 < ε scales
+    assert float(laplace_hockey_stick(0.0, 1.0, 2.0, 1.0, 1.0)) > 0.2  # a shift of 2 > ε
+    assert float(laplace_hockey_stick(1.0, 0.5, 1.0, 0.5, 0.0)) == 0.0
+    with pytest.raises(ParameterError):
+        laplace_hockey_stick(0.0, 0.0, 0.0, 1.0, 1.0)
+
+
+def test_local_sensitivity_smoothness_and_budgets() -> None:
+    """LS = log(s/(s−1)) above 1 and ∞ at or below 1; eq. 11's S* is β-smooth exactly from 1/(e^β − 1) on
+    (10.1 at ε = 1); S* ≥ LS fails everywhere above ε = 2 ln(2/δ)/e; the location budget is twice that."""
+    s = np.array([0.5, 1.0, 1.5, 10.0])
+    np.testing.assert_allclose(local_sensitivity(s)[2:], np.log(s[2:] / (s[2:] - 1)), rtol=1e-14)
+    assert np.all(np.isinf(local_sensitivity(s)[:2]))
+    beta = 1.0 / (2 * math.log(2 / DELTA))
+    threshold = smoothness_threshold(1.0, DELTA)
+    assert threshold == pytest.approx(1 / math.expm1(beta), rel=1e-14) and 10.0 < threshold < 10.2
+    S = smooth_sensitivity(np.array([threshold * 0.999, threshold * 1.001]), 1.0, DELTA)
+    S_next = smooth_sensitivity(np.array([threshold * 0.999 + 1, threshold * 1.001 + 1]), 1.0, DELTA)
+    assert S[0] > math.exp(beta) * S_next[0] and S[1] <= math.exp(beta) * S_next[1]
+    assert below_local_budget(DELTA) == pytest.approx(TWO_LN_200_OVER_E, rel=1e-14)
+    assert location_budget(DELTA) == pytest.approx(2 * TWO_LN_200_OVER_E, rel=1e-14)
+    big = np.array([100.0, 1e4])
+    assert np.all(smooth_sensitivity(big, 3.8, DELTA) > local_sensitivity(big))
+    assert np.all(smooth_sensitivity(big, 4.0, DELTA) < local_sensitivity(big))
+
+
+def test_release_delta_at_the_ends_and_on_a_finer_grid() -> None:
+    """The measured δ is ≈ 1 for s ≤ 1 (the neighbour near 0), small for large signals at moderate ε under
+    both calibrations, large for every signal above the location budget under the text's, and the
+    33-point grid of neighbours is within 0.1 % of a 1025-point one."""
+    s = np.array([0.3, 1.0, 2.0, 5.0, 50.0, 2e4])
+    for eps in (0.25, 1.0, 10.0):
+        for cal in ("paper", "authors_code"):
+            coarse = release_delta(s, eps, delta=DELTA, calibration=cal)
+            fine = release_delta(s, eps, delta=DELTA, calibration=cal, neighbours=1025)
+            assert np.all(coarse <= fine + 1e-15) and np.all(coarse >= 0.999 * fine - 1e-15)
+            assert np.all(coarse[:2] > 0.999)
+    assert np.all(release_delta(s[-2:], 1.0, delta=DELTA) < 1e-12)
+    assert np.all(release_delta(s[2:], 10.0, delta=DELTA, calibration="paper") > 0.7)
+    assert release_delta(s[-1:], 10.0, delta=DELTA, calibration="authors_code")[0] < 1e-12
+    with pytest.raises(ParameterError, match="calibration"):
+        release_delta(s, 1.0, delta=DELTA, calibration="code")  # type: ignore[arg-type]
+
+
+def test_guarantee_profiles_count_the_readings() -> None:
+    """The shares are counts of the readings: s ≤ 1, below the smoothness threshold, below the local
+    sensitivity's threshold, and measured δ above the target (against a direct evaluation at every
+    reading); one profile per (ε, calibration)."""
+    s = np.exp(np.random.default_rng(9).normal(1.67, 1.04, size=(40, 25)))
+    profiles = guarantee_profiles(s, [0.5, 1.0, 10.0], delta=DELTA)
+    assert set(profiles) == {(e, c) for e in (0.5, 1.0, 10.0) for c in ("paper", "authors_code")}
+    for (eps, cal), profile in profiles.items():
+        assert profile.readings == s.size
+        assert profile.infinite_local == pytest.approx(np.mean(s <= 1.0))
+        assert profile.not_smooth == pytest.approx(np.mean(s < smoothness_threshold(eps, DELTA)))
+        below = smooth_sensitivity(s, eps, DELTA) < local_sensitivity(s)
+        assert profile.below_local == pytest.approx(np.mean(below))
+        direct = release_delta(s, eps, delta=DELTA, calibration=cal) > DELTA
+        assert abs(profile.exceeded - direct.mean()) <= 2 / s.size  # the grid moves at most a reading or two
+        assert profile.worst == pytest.approx(1.0, abs=1e-9)
+    assert profiles[10.0, "paper"].exceeded == 1.0 and profiles[10.0, "paper"].threshold == math.inf
+    assert guarantee_profile(s, 1.0, delta=DELTA) == profiles[1.0, "paper"]
+    large = guarantee_profile(np.full(5, 2e4), 1.0, delta=DELTA)
+    assert large.exceeded == 0.0 and large.threshold == 0.0 and large.infinite_local == 0.0
+    with pytest.raises(ParameterError):
+        guarantee_profiles(np.array([]), [1.0], delta=DELTA)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1195,3 +1354,99 @@ def test_german_stand_in_follows_the_published_law_and_a_shifted_law_does_not() 
     for shifted in ((mu + 0.01, sigma), (mu, sigma + 0.01)):
         fit = lognormal_fit(np.exp(rng.normal(*shifted, size=data.signals.shape)))
         assert fit != pytest.approx((mu, sigma), abs=0.005)
+
+
+def test_mvue_noise_gains_are_the_diagonal_of_a_matrix_power() -> None:
+    """(A^{2t})_jj from the eigendecomposition equals the dense matrix power's diagonal; the gains sum to
+    Σ λ^{2t}; the exact RMS with equal variances is mvue_moments' first value, and against a Monte Carlo
+    of A^t d with unequal variances it agrees within 2 %."""
+    A = dense_mh(lollipop())
+    for t in (0, 1, 5, 40):
+        gains = mvue_noise_gains(sparse.csr_array(A), t)
+        np.testing.assert_allclose(gains, np.diag(power(A, 2 * t)), rtol=1e-10, atol=1e-14)
+        lam = np.linalg.eigvalsh(A)
+        assert gains.sum() == pytest.approx(mvue_moments(lam, t)[0], rel=1e-10)
+        assert mvue_cop_rms(np.full(6, 2.0), gains) == pytest.approx(math.sqrt(2.0 * mvue_moments(lam, t)[0]))
+    V = np.array([0.5, 1.0, 2.0, 4.0, 8.0, 0.1])
+    d = np.random.default_rng(4).laplace(size=(200_000, 6)) * np.sqrt(V / 2)
+    monte_carlo = math.sqrt(np.mean(np.sum((d @ power(A, 7).T) ** 2, axis=1)))
+    assert mvue_cop_rms(V, mvue_noise_gains(A, 7)) == pytest.approx(monte_carlo, rel=0.02)
+    with pytest.raises(ParameterError):
+        mvue_noise_gains(np.ones((2, 3)), 1)
+    with pytest.raises(ParameterError):
+        mvue_cop_rms(np.ones(3), np.ones(4))
+
+
+@pytest.mark.parametrize("algorithm", ["mvue", "ol_signal", "ol_network", "mvue_naive"])
+def test_propagate_is_the_recursion_on_given_inputs(algorithm: str) -> None:
+    """propagate drives the recursion with given inputs: the same state as step, round by round."""
+    data = small_data(T=7)
+    W, rng = data.weights, np.random.default_rng(8)
+    if algorithm == "mvue":
+        inputs = rng.normal(size=(data.n, 3))
+        expected = power(W.toarray(), 7) @ inputs
+    else:
+        inputs = rng.normal(size=(data.n, 7, 3))
+        expected = np.zeros((data.n, 3))
+        for t in range(1, 8):
+            expected = step(algorithm, W, expected, inputs[:, t - 1], t)  # type: ignore[arg-type]
+    np.testing.assert_allclose(propagate(algorithm, W, inputs, horizon=7), expected, rtol=1e-12, atol=1e-14)
+    with pytest.raises(ParameterError):
+        propagate(algorithm, W, np.zeros((data.n + 1, 7, 3)), horizon=7)
+    with pytest.raises(ParameterError):
+        propagate("nope", W, inputs, horizon=7)  # type: ignore[arg-type]
+
+
+def test_located_noise_errors_equal_runs_with_the_located_noise() -> None:
+    """Figure 7 with d = D + Lap(1): equal to a direct run whose inputs carry the offset D (the authors'
+    scale) and the same unit draws; its Signal-DP CoP does not depend on ε when D is small."""
+    data = small_data(T=6)
+    eps, draws = [0.5, 2.0], 3
+    table = located_noise_errors(data, ["MVUE-N", "OL-S"], eps, [np.random.default_rng(k) for k in (1, 2)],
+                                 delta=DELTA, n_draws=draws)  # fmt: skip
+    assert set(table["calibration"]) == {"located"} and len(table) == 2 * len(eps) * draws
+    A, L = data.weights.toarray(), data.xi
+    a = neighbour_weights(data.weights)
+    for mechanism, seed in (("MVUE-N", 1), ("OL-S", 2)):
+        unit = np.random.default_rng(seed)
+        if mechanism == "MVUE-N":
+            noise = unit.laplace(size=(data.n, 1, draws))[:, 0, :].T  # simulate draws (n, c, r) at t = 0
+            for e in eps:
+                D = smooth_scales(
+                    "network", data.signals[:, 0], e, delta=DELTA, a=a, calibration="authors_code"
+                )
+                nu = (power(A, 6) @ (L[:, 0][:, None] + D[:, None] + noise.T)).T
+                mu = power(A, 6) @ L[:, 0]
+                got = table[(table.mechanism == mechanism) & (table.eps == e)]["cop"].to_numpy()
+                np.testing.assert_allclose(got, np.linalg.norm(nu - mu, axis=1), rtol=1e-10)
+        else:
+            noise = [unit.laplace(size=(data.n, 1, draws))[:, 0, :] for _ in range(6)]
+            for e in eps:
+                D = smooth_scales("signal", data.signals, e, delta=DELTA, calibration="authors_code")
+                nu, mu = np.zeros((data.n, draws)), np.zeros(data.n)
+                for t in range(1, 7):
+                    nu = (t - 1) / t * (A @ nu) + (
+                        L[:, t - 1][:, None] + D[:, t - 1][:, None] + noise[t - 1]
+                    ) / t
+                    mu = (t - 1) / t * (A @ mu) + L[:, t - 1] / t
+                got = table[(table.mechanism == mechanism) & (table.eps == e)]["cop"].to_numpy()
+                np.testing.assert_allclose(got, np.linalg.norm(nu - mu[:, None], axis=0), rtol=1e-10)
+    with pytest.raises(ParameterError, match="one generator per mechanism"):
+        located_noise_errors(data, ["OL-S"], eps, [], delta=DELTA, n_draws=2)
+
+
+def test_ol_signal_rms_paths_follow_the_exact_second_moments() -> None:
+    """Without noise, the RMS over many data draws of Algorithm 4's error is the exact RMS (within Monte Carlo
+    error); with noise it is larger, and under the authors' scale (larger noise at ε = 4) larger still."""
+    data = small_data(T=12)
+    rng = np.random.default_rng(5)
+    t, without, with_dp = ol_signal_rms_paths(data, 4.0, rng, delta=DELTA, calibration="paper", n_data=4000)
+    eig = np.linalg.eigvalsh(data.weights.toarray())
+    exact = exact_rms_error("OL-S", eig, t.astype(int), data.sigma**2)
+    np.testing.assert_allclose(without, exact, rtol=0.05)
+    assert np.all(with_dp > without)
+    _, _, code = ol_signal_rms_paths(data, 4.0, np.random.default_rng(5), delta=DELTA,
+                                     calibration="authors_code", n_data=4000)  # fmt: skip
+    assert np.all(code[1:] > with_dp[1:])
+    with pytest.raises(ParameterError):
+        ol_signal_rms_paths(data, 1.0, rng, delta=DELTA, calibration="paper", n_data=1)

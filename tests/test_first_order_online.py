@@ -12,6 +12,8 @@ from scipy import special
 from dpnet import inference as inf
 from dpnet import networks
 from dpnet.errors import ParameterError
+from dpnet.inference import first_order
+from dpnet.survival.binary import binary_cox
 
 # A 3-agent path 0 – 1 – 2 with Metropolis–Hastings weights (degrees 1, 2, 1).
 A3 = np.array([[0.5, 0.5, 0.0], [0.5, 0.0, 0.5], [0.0, 0.5, 0.5]])
@@ -54,6 +56,34 @@ def test_noise_scale_and_clip_conventions() -> None:
     assert inf.first_order_clip(1.5, 2.0, convention="authors_code") == 3.0
     with pytest.raises(ParameterError, match="convention must be one of"):
         inf.first_order_clip(1.0, convention="rizk")
+
+
+def test_what_clipping_guarantees_is_twice_the_papers_budget() -> None:
+    """A clipped step can move by 2ηC between neighbours, C = 2B_θB_x: 4ηB_θB_x, twice the sensitivity the
+    paper takes, so the paper's scale 2B_xB_θTη/ε guarantees 2ε over T steps."""
+    clip = first_order.first_order_clip(1.0)
+    assert first_order.clipped_step_sensitivity(clip, 0.001) == pytest.approx(4 * 0.001)
+    b = first_order.first_order_noise_scale(1.0, 1.0, T=27, lr=0.001, eps=0.1)
+    assert first_order.guaranteed_epsilon(b, T=27, lr=0.001, clip=clip) == pytest.approx(0.2)
+    assert first_order.guaranteed_epsilon(2 * b, T=27, lr=0.001, clip=clip) == pytest.approx(0.1)
+    with pytest.raises(ParameterError, match="noise_scale"):
+        first_order.guaranteed_epsilon(0.0, T=27, lr=0.001, clip=clip)
+
+
+def test_one_patient_moves_the_clipped_score_by_twice_the_papers_bound() -> None:
+    """The paper's 2ηB_θB_x needs one patient to move a centre's clipped score by at most 2B_θB_x. On a
+    centre of 300 untreated patients with events, 3 treated patients with the earliest events and one
+    treated patient censored after everyone, removing that last patient moves the score at θ = 0 from
+    below −2 to nearly 3: the clipped scores differ by 4 = 2·(2B_θB_x), all that clipping allows."""
+    x = np.r_[np.ones(3), np.zeros(300), 1.0]
+    t = np.r_[0.1 * np.arange(1, 4), np.arange(1, 301), 301.0]
+    e = np.r_[np.ones(303), 0.0]
+    clip = first_order.first_order_clip(1.0)
+    with_k = float(binary_cox(x, t, e).score(0.0))
+    without_k = float(binary_cox(x[:-1], t[:-1], e[:-1]).score(0.0))
+    assert with_k < -clip and without_k > clip
+    moved = abs(first_order.clip_gradients(with_k, clip) - first_order.clip_gradients(without_k, clip))
+    assert moved == pytest.approx(2 * clip) and moved > clip
 
 
 def test_dp_diffusion_is_repeated_steps_with_seeded_noise() -> None:

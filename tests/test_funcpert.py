@@ -1248,8 +1248,8 @@ def test_record_sensitivities_stable_in_degree() -> None:
 
 def test_impossibility_curve_log_ratio_grows() -> None:
     """Convergent message perturbation, adjacent inputs (θ_1 + 0.8), 400 runs, 100 messages: probabilities
-    in [0, 1], equal to hits counted by hand from the same draws; the log-ratio at K = 100 is ≥ 5 and
-    larger than at K = 10."""
+    in [0, 1], equal to hits counted by hand from the same draws; the 95 % lower bound on the log-ratio is
+    the Clopper–Pearson one, at most its cap, ≥ 4 at K = 100 and larger than at K = 10."""
     P = quad(0)
     theta = P.data["theta"].copy()
     theta[0] += 0.8
@@ -1263,16 +1263,20 @@ def test_impossibility_curve_log_ratio_grows() -> None:
     for key in ("p_I", "p_I_prime"):
         assert out[key].shape == (100,) and np.all((out[key] >= 0) & (out[key] <= 1))
     rng = np.random.default_rng(26)
-    for prob, key in ((P, "p_I"), (Q, "p_I_prime")):
+    for prob, key in ((P, "hits_I"), (Q, "hits_I_prime")):
         _, messages = run_messages(prob.gradients, W, prob.lower, prob.upper, steps, scales, rng, runs)
         for K in (1, 10, 50, 100):
             hits = sum(abs(messages[K - 1, r, :, 0].mean() - P.x_star[0]) < 0.03 for r in range(runs))
-            assert out[key][K - 1] == hits / runs
-    np.testing.assert_allclose(
-        out["log_ratio"], np.log((runs * out["p_I"] + 1) / (runs * out["p_I_prime"] + 1)), rtol=1e-15
-    )
-    assert out["log_ratio"][99] >= 5
-    assert out["log_ratio"][99] > out["log_ratio"][9]
+            assert out[key][K - 1] == hits
+    lower_i = np.where(out["hits_I"] > 0, stats.beta.ppf(0.025, np.maximum(out["hits_I"], 1),
+                                                         runs - out["hits_I"] + 1), 0.0)  # fmt: skip
+    upper_j = stats.beta.ppf(0.975, out["hits_I_prime"] + 1, runs - out["hits_I_prime"])
+    with np.errstate(divide="ignore"):
+        np.testing.assert_allclose(out["log_ratio_lower"], np.log(lower_i) - np.log(upper_j), rtol=1e-12)
+    cap = math.log(0.025 ** (1 / runs)) - math.log(1 - 0.025 ** (1 / runs))
+    assert np.all(out["log_ratio_lower"] <= cap + 1e-12)
+    assert out["log_ratio_lower"][99] >= 4
+    assert out["log_ratio_lower"][99] > out["log_ratio_lower"][9]
 
 
 def test_extremal_shift_attains_the_privacy_bound() -> None:
@@ -1300,20 +1304,181 @@ def test_shifted_quadratic_is_a_consistent_adjacent_problem() -> None:
 
 
 def test_projection_diagnostics_match_direct_computation() -> None:
+    """The diagnostics against a direct computation: the variational inequality over every input and every
+    point of S given (the agents' truths) or output (the projections), as many pairs as that."""
     from dpnet import funcpert as fp
 
     q = fp.quadratic_problem(3, 12, np.random.default_rng(1))
     draws = q.coefficients[0] + fp.perturbation(12, 1.0, 2.0, 1.0, np.random.default_rng(2), 10)
-    d = fp.projection_diagnostics(draws, q.S, q.coefficients[0])
+    d = fp.projection_diagnostics(draws, q.S, q.coefficients)
     out = np.array([fp.project(c, q.S) for c in draws])
     gaps = [
         np.linalg.norm(out[i] - out[i + 1]) / np.linalg.norm(draws[i] - draws[i + 1]) - 1
         for i in (0, 2, 4, 6, 8)
     ]
     assert d["expansion"] == pytest.approx(max(gaps), rel=1e-12)
+    points = [*q.coefficients, *out]
     assert d["variational"] == pytest.approx(
-        max((c - o) @ (q.coefficients[0] - o) for c, o in zip(draws, out, strict=True))
+        max((c - o) @ (y - o) for c, o in zip(draws, out, strict=True) for y in points), abs=1e-15
     )
+    assert d["pairs"] == 10 * (3 + 10)
     assert d["unchanged"] is True and d["violation"] <= 1e-10
+    # one feasible point given as a vector is accepted
+    assert fp.projection_diagnostics(draws, q.S, q.coefficients[0])["pairs"] == 10 * (1 + 10)
     with pytest.raises(ParameterError):
         fp.projection_diagnostics(draws[:3], q.S, q.coefficients[0])
+
+
+def test_message_scheme_takes_its_gradients_inside_x() -> None:
+    """The accountant's Δ is a supremum over X: every point the scheme takes a gradient at lies in X, even
+    when the noise carries the messages far outside it, and one step is the hand-written
+    x ← clip(z − s a(z − θ)) with z = clip(W ξ)."""
+    P = quad(0)
+    W = lazy_metropolis(chorded_ring())
+    seen = []
+
+    def gradients(z):
+        seen.append(z.copy())
+        return P.gradients(z)
+
+    steps, scales = geometric_schedule(5, 0.1, 0.9, 0.95, 50.0)
+    states, messages = run_messages(
+        gradients, W, P.lower, P.upper, steps, scales, np.random.default_rng(3), 4
+    )
+    assert np.abs(messages).max() > 10  # the messages leave X = [−1, 1] ...
+    assert all(np.all((z >= -1) & (z <= 1)) for z in seen)  # ... the gradients' points do not
+    a, theta = P.data["a"], P.data["theta"]
+    z = np.clip(W @ messages[2, 1, :, 0], -1, 1)
+    np.testing.assert_allclose(states[3, 1, :, 0], np.clip(z - steps[2] * a * (z - theta), -1, 1), atol=1e-14)
+
+
+def test_consensus_floor_is_the_mean_quadratic_s_product() -> None:
+    """|x*| Π_k (1 − s_k ā), and the noise-free floor is near it when the agents' optimum is far from the
+    start (the adjacent problem with θ_0 + 0.8)."""
+    from dpnet import funcpert as fp
+
+    P = quad(0)
+    s_k = 0.1 * 0.9 ** np.arange(3000)
+    expected = abs(P.x_star[0]) * np.prod(1 - s_k * P.data["a"].mean())
+    assert fp.consensus_floor(P, 0.1, 0.9) == pytest.approx(expected, rel=1e-12)
+    far = fp.shifted_quadratic(P, 0, 0.8)
+    W = lazy_metropolis(chorded_ring())
+    ratio = noise_free_floor(far, W, 0.1, 0.9, np.random.default_rng(0)) / fp.consensus_floor(far, 0.1, 0.9)
+    assert 2 / 3 <= ratio <= 3 / 2
+    with pytest.raises(ParameterError):
+        fp.consensus_floor(logi(0), 0.1, 0.9)
+
+
+def test_quadratic_with_order_keeps_the_agents_and_changes_the_basis() -> None:
+    from dpnet import funcpert as fp
+
+    P = quad(0)
+    Q = fp.quadratic_with_order(P, 40)
+    assert Q.basis.K == 40 and Q.S.A.shape[1] == 40
+    np.testing.assert_array_equal(Q.data["a"], P.data["a"])
+    np.testing.assert_allclose(Q.coefficients[:, :20], P.coefficients, atol=1e-12)
+    assert np.abs(Q.coefficients[:, 3:]).max() <= 1e-12  # a quadratic lies in the first three functions
+    assert Q.x_star == P.x_star
+    with pytest.raises(ParameterError):
+        fp.quadratic_with_order(logi(0), 10)
+
+
+def test_clopper_pearson_against_the_binomial_tails() -> None:
+    """The lower bound is where P(Bin(n, p) ≥ k) = α, the upper where P(Bin(n, p) ≤ k) = α; 0 and 1 at the
+    ends."""
+    from dpnet.funcpert import clopper_pearson
+
+    lower, upper = clopper_pearson(np.array([0, 3, 20, 20]), 20, 0.025)
+    assert lower[0] == 0.0 and upper[-1] == 1.0
+    assert stats.binom.sf(2, 20, lower[1]) == pytest.approx(0.025, rel=1e-9)
+    assert stats.binom.cdf(3, 20, upper[1]) == pytest.approx(0.025, rel=1e-9)
+    assert upper[0] == pytest.approx(1 - 0.025 ** (1 / 20), rel=1e-12)
+    with pytest.raises(ParameterError):
+        clopper_pearson(21, 20, 0.05)
+
+
+def test_an_audit_of_the_laplace_mechanism_stays_below_its_loss_and_finds_too_little_noise() -> None:
+    """One coefficient, shift 1, scale 1: the exact loss is 1, and the event {T > t} at the largest t
+    attains it (y beyond both centres). The audit's bound stays below 1 and reaches most of it; with half
+    the noise (loss 2) it exceeds 1. Its error pairs are those of the thresholds, and its cap is the bound
+    of an event every draw of one input falls in and none of the other."""
+    from dpnet.funcpert import likelihood_ratio_audit, log_ratio_lower_bound
+    from dpnet.funcpert.audit import THRESHOLDS
+
+    fair = likelihood_ratio_audit(np.array([1.0]), np.array([1.0]), 50_000, np.random.default_rng(5))
+    bound = fair.log_ratio(1e-3)
+    assert 0.8 <= bound <= 1.0
+    thin = likelihood_ratio_audit(np.array([1.0]), np.array([0.5]), 50_000, np.random.default_rng(5))
+    assert thin.log_ratio(1e-3) > 1.0
+    fa, md = fair.errors()
+    t = fair.thresholds
+    assert fa.shape == md.shape == (THRESHOLDS,)
+    assert fa[10] == np.mean(fair.null > t[10]) and md[10] == np.mean(fair.alternative <= t[10])
+    level = 1e-3 / (2 * THRESHOLDS)
+    assert fair.cap(1e-3) == pytest.approx(float(log_ratio_lower_bound(50_000, 50_000, 0, 50_000, level)))
+    with pytest.raises(ParameterError):
+        likelihood_ratio_audit(np.ones(2), np.ones(3), 10, np.random.default_rng(0))
+
+
+def test_record_sensitivities_exact_loss_is_the_sum_over_the_worst_pair() -> None:
+    """The exact loss Σ_k |Δ_k|/b_k of the worst pair at function-level ε = 1 (p = q/2) is at most its
+    V_q bound and is the loss of the pair :func:`worst_record_difference` returns."""
+    from dpnet import funcpert as fp
+
+    basis = Basis2D(3.0, 6)
+    sens = record_sensitivities(basis, 2.0, grid=3)
+    delta = fp.worst_record_difference(basis, 2.0, grid=3)
+    scales = laplace_scales(basis.K, gamma(1.0, 2.0, 1.0), 1.0)
+    assert float(np.sum(np.abs(delta) / scales)) == pytest.approx(sens["loss"], rel=1e-12)
+    assert sens["loss"] <= sens["vq"]
+
+
+def test_a_projection_onto_many_basis_functions_needs_as_many_nodes_and_is_then_exact() -> None:
+    """200 Legendre functions: 80 nodes alias the high coefficients (the curve was off by 2.8), so fewer than
+    K nodes are refused; the default takes max(80, K) and reproduces a quadratic to rounding."""
+    from dpnet.funcpert import Basis1D
+
+    fine = Basis1D(-1.0, 1.0, 200)
+    with pytest.raises(ParameterError):
+        fine.project(lambda x: x**2, n_nodes=80)
+    c = fine.project(lambda x: 0.75 * (x - 0.2) ** 2)
+    assert np.max(np.abs(c[3:])) < 1e-12
+    xs = np.linspace(-1, 1, 801)
+    assert np.max(np.abs(fine.values(xs) @ c - 0.75 * (xs - 0.2) ** 2)) < 1e-9
+    # below 80 functions the default is unchanged: 80 nodes
+    small_basis = Basis1D(-1.0, 1.0, 20)
+    np.testing.assert_array_equal(small_basis.project(np.cos), small_basis.project(np.cos, n_nodes=80))
+
+
+def test_where_the_projection_acts_is_recorded() -> None:
+    """A feasible function is not moved; one whose curvature leaves the band near x = 1 is, and its worst
+    violation lies at the grid's end. The activity study reproduces tradeoff_errors' draws and errors."""
+    from dpnet import funcpert as fp
+
+    quad = fp.quadratic_problem(4, 20, np.random.default_rng(1))
+    assert not fp.moved_by_projection(quad.coefficients, quad.S).any()
+    bumped = quad.coefficients[0].copy()
+    bumped[19] += 1e-3  # e_20'' is about 8·10⁴ at ±1: a curvature of 80 there
+    assert fp.moved_by_projection(bumped, quad.S)
+    assert abs(float(fp.worst_point(bumped, quad.S))) == 1.0
+    out = fp.projection_activity(quad, 2.0, 1000.0, 6, np.random.default_rng(3))
+    np.testing.assert_array_equal(
+        out["error"], fp.tradeoff_errors((quad, 2.0, 1000.0, 6), np.random.default_rng(3))
+    )
+    assert out["moved"].shape == out["at_end"].shape == (6, 4)
+    with pytest.raises(ParameterError):
+        fp.worst_point(bumped, fp.RegularSet(quad.S.A, quad.S.u, 0.5, 3.0, 4.0))
+
+
+def test_an_audit_takes_its_thresholds_from_a_pilot_apart_from_the_counted_draws() -> None:
+    """The thresholds are quantiles of the pilot (a quarter as many draws per input, drawn after the
+    counted ones), so the counted draws are those of an audit without a pilot."""
+    from dpnet.funcpert import Audit, likelihood_ratio_audit
+    from dpnet.funcpert.audit import PILOT_SHARE, THRESHOLDS
+
+    audit = likelihood_ratio_audit(np.array([1.0, 0.5]), np.array([1.0, 0.7]), 4000, np.random.default_rng(2))
+    assert audit.pilot is not None and audit.pilot.size == 2 * 4000 // PILOT_SHARE
+    q = np.quantile(audit.pilot, np.linspace(0, 1, THRESHOLDS + 2)[1:-1])
+    np.testing.assert_array_equal(audit.thresholds, q)
+    pooled = Audit(audit.null, audit.alternative)
+    assert not np.array_equal(pooled.thresholds, audit.thresholds)

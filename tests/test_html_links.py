@@ -12,12 +12,14 @@ PAGES = {"power-tradeoff": "chapters/01_power_tradeoff.html"}
 
 REPORT = """<p id="report-p003-fig1"><a href="01_power_tradeoff.html#p003-fig1">Paper 003, Figure 1</a></p>
 <p id="check-p003-fig1-below-one">✓ below one</p>
-<p id="report-p003-fig2"><a href="01_power_tradeoff.html#p003-fig2">Paper 003, Figure 2</a></p>"""
+<p id="report-p003-fig2"><a href="01_power_tradeoff.html#p003-fig2">Paper 003, Figure 2</a></p>
+<p id="report-p003-sec2-boundary"><a href="01_power_tradeoff.html#p003-sec2-boundary">Paper 003, §2</a></p>"""
 
 CHAPTER = """<figure id="p003-fig1"><figcaption><p><a href="reproducibility.html#report-p003-fig1">Paper 003,
 Figure 1</a>: randomized response.</p></figcaption></figure>
 <figure id="p003-fig2"><figcaption><p><a href="reproducibility.html#report-p003-fig2">Paper 003,
 Figure 2</a>: Laplace.</p></figcaption></figure>
+<section id="p003-sec2-boundary"><p>The boundary of the group test.</p></section>
 <figure id="own"><figcaption><p>The book’s figure: a saw-tooth.</p></figcaption></figure>
 <p>holds <a class="badge badge-pass reference internal"
 href="reproducibility.html#check-p003-fig1-below-one">✓</a></p>"""

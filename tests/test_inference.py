@@ -14,6 +14,8 @@ from scipy import integrate, special
 from dpnet import inference as inf
 from dpnet import networks
 from dpnet.errors import ParameterError
+from dpnet.inference.rounds import rounds_thres_hoeffding, win_probabilities_corrected
+from dpnet.inference.schedules import schedule_thm43_corrected
 from dpnet.mechanisms import audit_epsilon, clopper_pearson
 from dpnet.sweep import run_sweep
 
@@ -937,3 +939,138 @@ def test_authors_code_iterations_are_at_least_one() -> None:
     args = {"n_states": 2, "n": 2, "gamma": 1.0, "delta": 1.0, "eps": 1.0, "rho": 0.1, "eta": 0.1}
     assert inf.iterations_authors_code(**args, gap=50.0, a_star=0.0) == 1
     assert inf.iterations_authors_code(**args, gap=50.0, a_star=0.5) > 1
+
+
+def test_corrected_win_probabilities_never_allow_exact_recovery() -> None:
+    # p₁: a non-MLE state falls below all |Θ*| MLE states with probability 1/(|Θ*| + 1), so it wins at
+    # most |Θ*|/(|Θ*| + 1) of the rounds; p₂ = 1/|Θ| (exchangeable states)
+    assert win_probabilities_corrected(4, 1) == (0.5, 0.25)
+    assert win_probabilities_corrected(5, 2) == (pytest.approx(2 / 3), pytest.approx(0.2))
+    for m in range(2, 9):
+        for s in range(1, m):
+            p1, p2 = win_probabilities_corrected(m, s)
+            assert p1 >= 0.5 >= p2
+    with pytest.raises(ParameterError, match="non-MLE state"):
+        win_probabilities_corrected(3, 3)
+
+
+def test_rounds_thres_hoeffding_restores_the_factor_p_squared() -> None:
+    k1, k2 = inf.rounds_thres(4, 1, 0.05, 0.95, 0.5, 0.5)
+    h1, h2 = rounds_thres_hoeffding(4, 1, 0.05, 0.95, 0.5, 0.5, 0.5, 0.25)
+    assert (h1, h2) == (pytest.approx(k1 / 0.5**2), pytest.approx(k2 / 0.25**2))
+    assert (h1, h2) == (pytest.approx(32.7548, abs=1e-4), pytest.approx(95.8634, abs=1e-4))
+    assert rounds_thres_hoeffding(4, 1, 0.05, 0.95, 0.5, 0.5, 0.0, 0.25)[0] == math.inf  # p₁ = 0
+    with pytest.raises(ParameterError, match="p1 must lie in the closed interval"):
+        rounds_thres_hoeffding(4, 1, 0.05, 0.95, 0.5, 0.5, 1.5, 0.25)
+    # Hoeffding's bound at the corrected K: each error at most its target
+    K = inf.to_int_ceil(max(h1, h2))
+    assert 3 * math.exp(-2 * K * (0.5 * 0.5) ** 2) <= 0.05 and math.exp(-2 * K * (0.5 * 0.25) ** 2) <= 0.05
+    assert math.exp(-2 * (K - 1) * (0.5 * 0.25) ** 2) > 0.05  # and K is the smallest that makes it
+
+
+def test_schedule_thm43_corrected_thresholds_and_rounds() -> None:
+    problem = inf.problem_constants(inf.gap_loglik(5, 4, 1.0))
+    s = schedule_thm43_corrected(problem, delta=1.0, eps=1.0, alpha=0.05, beta=0.95, pi1=0.5, pi2=0.5)
+    assert (s.K, s.freq_1, s.freq_2, s.T) == (96, 0.75, 0.125, None)
+    assert s.noise_scale == pytest.approx(96 * 4)
+
+
+def test_error_rate_task_thresholds_only_gives_the_same_sets_without_am_and_gm() -> None:
+    ll = inf.gap_loglik(5, 4, 1.0)
+    common = dict(loglik=ll, eps=36.0, K=9, T=None, delta=1.0, n_reps=500, freq_1=0.0, freq_2=1 / 6)
+    full = inf.error_rate_task(
+        inf.ErrorRateTask(**common, tau_am=1 / 9, tau_gm=1 / 9), np.random.default_rng(3)
+    )
+    alone = inf.error_rate_task(inf.ErrorRateTask(**common, thresholds_only=True), np.random.default_rng(3))
+    assert {k: v for k, v in full.items() if not k.startswith(("am_", "gm_"))} == alone
+    assert not any(k.startswith(("am_", "gm_")) for k in alone)
+    with pytest.raises(ParameterError, match="thresholds_only needs"):
+        inf.ErrorRateTask(**{**common, "freq_2": None}, thresholds_only=True)
+
+
+def test_kt_lower_bound_rr_with_the_proof_s_numerator_is_four_times_the_theorem() -> None:
+    alpha, beta, diam, n, eps_gap, eps = 0.05, 0.95, 3, 6, 0.2, 1.0
+    remark = inf.kt_lower_bound_rr(alpha, beta, eps, eps_gap, diam, n, numerator="proof")
+    theorem = inf.kt_lower_bound(alpha, beta, diam, n * inf.kl_bound_rr(eps, eps_gap), numerator="proof")
+    assert remark == pytest.approx(4 * theorem, rel=1e-12) and remark > 0
+    with pytest.raises(ParameterError, match="numerator"):
+        inf.kt_lower_bound_rr(alpha, beta, eps, eps_gap, diam, n, numerator="other")  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------------------------------
+# Exact oracle rates: the sum of Laplace variables, and the probability that a leader stays ahead
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_terms", [1, 2, 3, 8, 9, 45, 400])
+def test_laplace_sum_pdf_is_a_density_with_variance_2n(n_terms: int) -> None:
+    """Both evaluations (closed form up to 8 terms, Fourier inversion above): mass 1, variance 2N."""
+    sd = math.sqrt(2 * n_terms)
+    x = np.linspace(-40 - 12 * sd, 40 + 12 * sd, 400_001)
+    f = inf.rates.laplace_sum_pdf(x, n_terms)
+    assert integrate.trapezoid(f, x) == pytest.approx(1.0, abs=1e-6)
+    assert integrate.trapezoid(x * x * f, x) == pytest.approx(2 * n_terms, rel=1e-5)
+
+
+def test_laplace_sum_pdf_closed_forms_and_the_two_evaluations_agree() -> None:
+    x = np.array([0.0, 0.5, 1.0, 3.0])
+    assert np.allclose(inf.rates.laplace_sum_pdf(x, 1), np.exp(-x) / 2)
+    assert np.allclose(inf.rates.laplace_sum_pdf(x, 3), np.exp(-x) * (3 + 3 * x + x * x) / 16)
+    grid, dens = inf.rates._fourier_density(8)  # the Fourier path, where the closed form also applies
+    assert np.max(np.abs(dens - inf.rates.laplace_sum_pdf(grid, 8))) < 1e-12
+    assert not np.allclose(inf.rates.laplace_sum_pdf(x, 4), inf.rates.laplace_sum_pdf(x, 3))
+
+
+@pytest.mark.parametrize(("n_terms", "lead"), [(1, 0.7), (5, 0.25), (5, 3.0), (45, 27.0)])
+def test_leader_probability_with_one_rival_is_a_laplace_sum_cdf(n_terms: int, lead: float) -> None:
+    """One rival: P[S₁ − S₀ < ℓ], and S₁ − S₀ is a sum of 2N Laplace(1) (Gil-Pelaez inversion)."""
+    expected = p_laplace_sum_below(lead, 2 * n_terms, 1.0)
+    assert inf.rates.leader_probability([lead], n_terms) == pytest.approx(expected, abs=2e-6)
+
+
+@pytest.mark.parametrize(("n_states", "n_terms"), [(2, 1), (4, 5), (4, 45), (6, 200)])
+def test_leader_probability_of_exchangeable_states_is_one_over_their_number(
+    n_states: int, n_terms: int
+) -> None:
+    value = inf.rates.leader_probability(np.zeros(n_states - 1), n_terms)
+    assert value == pytest.approx(1 / n_states, abs=1e-6)
+
+
+def test_leader_probability_against_monte_carlo_and_its_argument_checks() -> None:
+    """The gap sweep's win probability at 0.25 noise scales (|Θ| = 4, n = 5), against 4·10⁵ draws."""
+    rng = np.random.default_rng(11)
+    Z = np.array([0.25, 0.0, 0.0, 0.0]) + rng.laplace(size=(400_000, 4, 5)).sum(-1)
+    simulated = float(np.mean(Z.argmax(-1) == 0))
+    exact = inf.rates.leader_probability([0.25, 0.25, 0.25], 5)
+    assert exact == pytest.approx(0.271426, abs=1e-5) and abs(simulated - exact) < 4 * binomial_se(
+        exact, 400_000
+    )
+    assert inf.rates.leader_probability([1e3], 5) == pytest.approx(1.0)
+    with pytest.raises(ParameterError, match="leads must be a finite"):
+        inf.rates.leader_probability([np.inf], 5)
+    with pytest.raises(ParameterError, match="n_terms"):
+        inf.rates.leader_probability([0.0], 0)
+
+
+def test_two_threshold_rounds_from_the_multiplicative_chernoff_bound() -> None:
+    """(2+π₁) log(|Θ̄|/α)/(π₁²p₁) and 2 log(|Θ*|/(1−β))/(π₂²p₂): equal to Hoeffding's K² where p₂ = 1/4."""
+    k1, k2 = inf.rounds.rounds_thres_chernoff(4, 1, 0.05, 0.95, 0.5, 0.5, 0.5, 0.25)
+    assert (k1, k2) == pytest.approx((81.8869, 95.8634), abs=1e-4)
+    assert k2 == pytest.approx(rounds_thres_hoeffding(4, 1, 0.05, 0.95, 0.5, 0.5, 0.5, 0.25)[1])
+    k1, k2 = inf.rounds.rounds_thres_chernoff(20, 1, 0.05, 0.95, 0.5, 0.5, 0.5, 0.05)
+    assert (k1, k2) == pytest.approx((118.803, 479.317), abs=1e-3)
+    assert inf.rounds.rounds_thres_chernoff(4, 1, 0.05, 0.95, 0.5, 0.5, 0.0, 0.25)[0] == math.inf
+    with pytest.raises(ParameterError, match="pi2"):
+        inf.rounds.rounds_thres_chernoff(4, 1, 0.05, 0.95, 0.5, 1.0, 0.5, 0.25)
+
+
+def test_rounds_theta2_needs_exactly_at_zero_gap() -> None:
+    """The fewest K from which P[Bin(K, 1/|Θ|) < ⌈τ²K⌉] ≤ 1 − β for every larger K: 34, 74 and 208."""
+    assert inf.rounds.rounds_thres2_exact(4, 0.95, 1 / 8) == 34
+    assert inf.rounds.rounds_thres2_exact(4, 0.95, 1 / 6) == 74
+    assert inf.rounds.rounds_thres2_exact(20, 0.95, 1 / 40) == 208
+    K = inf.rounds.rounds_thres2_exact(4, 0.95, 1 / 8)
+    miss = [special.bdtr(math.ceil(k / 8) - 1, k, 0.25) for k in range(K - 1, 200)]
+    assert miss[0] > 0.05 and max(miss[1:]) <= 0.05  # it can fail: one round fewer misses too often
+    with pytest.raises(ParameterError, match="tau2"):
+        inf.rounds.rounds_thres2_exact(4, 0.95, 0.3)

@@ -15,6 +15,7 @@ from dpnet import inference as inf
 from dpnet import networks, reference
 from dpnet import survival as sv
 from dpnet.errors import ParameterError
+from dpnet.inference.online import reach_interval
 from dpnet.inference.signals import BLOCK
 
 A3 = np.array([[0.5, 0.25, 0.25], [0.25, 0.5, 0.25], [0.25, 0.25, 0.5]])
@@ -127,6 +128,13 @@ def test_horizons_match_the_proofs() -> None:
     # the two terms are ~1e6 and cancel to ϱ: compare to double-precision rounding of the terms
     assert (T0 / n) * gap - c * math.sqrt(T0) == pytest.approx(rho, abs=1e-13 * (T0 / n) * gap)
     assert ((T0 * 0.99) / n) * gap - c * math.sqrt(T0 * 0.99) < rho
+    # the proof's own steps: Markov on (n − 1)V'/((1 − b*)t) + V'/t, union bound at η/|Θ|, no factor 2
+    steps = inf.online_horizon(**kwargs, version="003-steps")
+    assert steps == pytest.approx(
+        (math.log(m) + m * vp * ((n - 1) / (1 - slem) + 1) / eta) / (gap / n), rel=1e-14
+    )
+    # the V′ term is 2(n − b*) times the last display's
+    assert (steps * gap / n - math.log(m)) / (T * gap / n - math.log(m)) == pytest.approx(2 * (n - slem))
     assert inf.online_horizon(**{**kwargs, "noise_scale": 4.0}) > T  # more noise, longer horizon
     with pytest.raises(ParameterError, match="needs the log-belief threshold"):
         inf.online_horizon(**kwargs, version="000")
@@ -156,6 +164,17 @@ def test_identification_sets_and_ratios() -> None:
         inf.time_averaged_ratios(t_psi[[0, 2]], times=[1])
     assert inf.first_reach([0.2, 0.95, 0.91], [5, 10, 20], 0.9) == 10
     assert inf.first_reach([0.2, 0.5], [5, 10], 0.9) is None
+
+
+def test_reach_interval_brackets_the_first_reach() -> None:
+    prob, se, times = [0.5, 0.85, 0.88, 0.93, 0.97], [0.02, 0.03, 0.03, 0.02, 0.01], [1, 2, 4, 8, 16]
+    # P + 2 s.e. first reaches 0.9 at t = 2 (0.91); P − 2 s.e. at t = 16 (0.95; at 8 it is 0.89)
+    assert reach_interval(prob, se, times, 0.9) == (2, 16)
+    assert inf.first_reach(prob, times, 0.9) == 8
+    assert reach_interval(prob, se, times, 0.9, z=1.0) == (4, 8)
+    assert reach_interval([0.2, 0.5], [0.01, 0.01], [5, 10], 0.9) == (None, None)
+    with pytest.raises(ParameterError, match="three vectors of one length"):
+        reach_interval([0.2, 0.5], [0.01], [5, 10], 0.9)
 
 
 def test_limit_error() -> None:

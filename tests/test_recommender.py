@@ -1552,3 +1552,72 @@ def test_records_name_every_setting_field() -> None:
     assert r == {"algorithm": "pairwise", "model": "M-sym", "N": 20, "w": 20, "eps": "inf", "Q": 1,
                  "theta": 1.0, "sketch": "agree_rated", "support_known": True, "simulator": "aggregate",
                  "u90": None}  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------------
+# dpnet.recommender.exact: informations and bounds by enumeration
+# --------------------------------------------------------------------------------------------------
+
+
+def test_exact_information_agrees_with_the_one_bit_enumeration() -> None:
+    """With w = 1 the data are (item, bit) in the order of a query's rows: the two implementations agree."""
+    from dpnet import recommender as rc
+    from dpnet.recommender import exact
+
+    rng = np.random.default_rng(7)
+    for n in (4, 7, 10):
+        query = rng.random((n, 2)) < 0.5
+        assert exact.sketch_information(n, 1, query.ravel()) == pytest.approx(
+            rc.one_bit_information(n, query), abs=1e-14
+        )
+
+
+def test_lemma41_bound_is_the_chi_square_of_the_posterior() -> None:
+    """Lemma 4.1's pair sum equals E_S χ²(P_Z|S ‖ P_Z), computed here directly over the 2^N values of Z; the
+    information never exceeds it (KL ≤ χ²)."""
+    import itertools
+
+    from dpnet.recommender import exact
+
+    rng = np.random.default_rng(8)
+    n, w = 6, 2
+    sets = exact.subsets(n, w)
+    z = np.array(list(itertools.product((0, 1), repeat=n)))
+    for eps in (0.5, 2.0, math.inf):
+        q = exact.private_release(rng.random(exact.data_size(n, w)) < 0.4, eps)
+        index = np.arange(len(sets))[None, :] * 4 + z[:, sets] @ np.array([2, 1])
+        p1 = q[index].mean(axis=1)
+        chi2 = sum(p.mean() * (np.mean((p / p.mean()) ** 2) - 1) for p in (p1, 1 - p1))
+        bound = exact.lemma41_bound(n, w, q)
+        assert bound == pytest.approx(chi2, rel=1e-10, abs=1e-15)
+        assert exact.sketch_information(n, w, q) <= bound + 1e-15
+
+
+def test_lemma_c7_extremal_points_bound_the_quadratic() -> None:
+    from dpnet.recommender import exact
+
+    top, bound = exact.extremal_quadratic(4, 1, 0.5)
+    assert top <= bound and bound == pytest.approx(2 * math.expm1(0.5) ** 2 / 4)
+    assert exact.feasible_quadratic(4, 1, 0.5, np.random.default_rng(1), draws=500) <= top
+    with pytest.raises(ParameterError, match="D ≤ 16"):
+        exact.extremal_quadratic(4, 2, 0.5)
+
+
+def test_exact_refuses_what_it_cannot_enumerate() -> None:
+    from dpnet.recommender import exact
+
+    with pytest.raises(ParameterError, match="need 1 ≤ w ≤ N ≤ 14"):
+        exact.sketch_information(20, 2, np.zeros(10))
+    with pytest.raises(ParameterError, match="a release gives"):
+        exact.sketch_information(4, 1, np.full(8, 1.5))
+
+
+def test_thm_a5_from_cor_a4_keeps_fano_s_one() -> None:
+    """Thm A.5 as printed, and as Cor A.4 gives it: ``[(1 − p_max) N K (1 − d/N − 1/K)²/3 − 1]/ε``, never
+    below 0 (at N = 100, K = 2, d = 5, p_max = 1/2, ε = 1: 6.75 and 5.75 users)."""
+    from dpnet.recommender import thmA5_users
+
+    assert float(thmA5_users(100, 1.0, 2, 5.0)) == pytest.approx(6.75, rel=1e-12)
+    assert float(thmA5_users(100, 1.0, 2, 5.0, from_cor_a4=True)) == pytest.approx(5.75, rel=1e-12)
+    assert float(thmA5_users(100, 4.0, 2, 5.0, from_cor_a4=True)) == pytest.approx(5.75 / 4, rel=1e-12)
+    assert float(thmA5_users(4, 1.0, 2, 0.0, from_cor_a4=True)) == 0.0  # (1/2)·4·2·(1/4)/3 = 1/3 < 1

@@ -33,6 +33,20 @@ x = 1 \\quad \\text{{holds}`p003-fig1/in-math`}
 
 Re-run it; the answer still holds {holds}`p003-fig2/exercise`.
 ```
+
+````{solution} ex-one
+:class: dropdown
+
+The answer, with a formula:
+
+```{math}
+y = 2
+```
+
+and a sentence after it that holds {holds}`p003-fig2/solution`.
+````
+
+After the solution, the prose goes on {holds}`p003-fig2/after`.
 """
 
 
@@ -40,6 +54,7 @@ def test_every_sentence_in_the_book_s_voice_is_found_and_nothing_in_code() -> No
     found = statements(SOURCE)
     assert [s.where for s in found] == [
         "p003-fig1/bound", "p003-fig1/below-one", "p003-fig1/decreasing", "p003-fig2/exercise",
+        "p003-fig2/solution", "p003-fig2/after",
     ]  # fmt: skip
     first = found[0]
     assert first.sentence == "In this run the bound holds ‹p003-fig1/bound›, at every cell."

@@ -26,6 +26,7 @@ Topics (one per paper's methods):
 - :mod:`dpnet.estimation` — private distributed estimation and online learning of expected values;
 - :mod:`dpnet.recommender` — private item clustering in untrusted recommenders;
 - :mod:`dpnet.funcpert` — private distributed convex optimisation by functional perturbation.
+- :mod:`dpnet.audit` — auditing a stated privacy guarantee: sensitivity measured on data, sampling audits.
 
 Reference, chapters and runner:
 
@@ -36,6 +37,8 @@ Reference, chapters and runner:
 - :mod:`dpnet.dependencies` — the library modules a piece of code imports, for the chapters' fingerprints;
 - :mod:`dpnet.workspace` — where a chapter runs: its lock, its staging directory, the swap into place;
 - :mod:`dpnet.book` — the command line that executes chapters and builds the book;
+- :mod:`dpnet.publishing` — the repository the book is published from (its repository, issues and
+  Binder buttons), as configuration;
 - :mod:`dpnet.voices` — the book's two voices: verdicts on the papers' claims (``{badge}``), and sentences
   of the book's own bound to a check that must hold at the paper's setting (``{holds}``);
 - :mod:`dpnet.sphinxext` — the book's Sphinx extension (the ``{badge}`` and ``{holds}`` roles).

@@ -5,11 +5,19 @@
 alone on its clean signal (power :func:`individual_power`), or the group can pool *privatised*
 signals: randomized response (exact binomial power, :func:`rr_power`) or Laplace noise on each
 agent's log-likelihood ratio (Monte Carlo power, :func:`laplace_power_mc`). The critical budget
-``ε*`` is the privacy budget above which the private collective test beats the individual one.
+``ε*`` is the privacy budget above which the private collective test beats the individual one
+(:func:`rr_critical_budget_inf`; the quantile form of the paper's eq. (2), which is off by one, is
+:func:`rr_critical_budget_as_printed_grid`).
+
+The paper's randomized-response group test has a non-randomised boundary (:func:`rr_power`), so its
+actual size (:func:`rr_size`) falls short of ``α`` while the individual test it is compared with uses
+all of ``α``. :func:`rr_power_randomized` is the most powerful test at exact level ``α``, which
+randomises on the boundary: the like-for-like comparison.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -31,10 +39,13 @@ __all__ = [
     "individual_power",
     "laplace_power_grid",
     "laplace_power_mc",
+    "rr_critical_budget_as_printed_grid",
     "rr_critical_budget_inf",
     "rr_critical_budget_inf_grid",
     "rr_power",
     "rr_power_grid",
+    "rr_power_randomized",
+    "rr_size",
     "rr_threshold",
 ]
 
@@ -92,7 +103,7 @@ def rr_threshold(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.f
 
 
 def rr_power(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float64]:
-    """Exact power of the collective randomized-response test, paper eq. (1).
+    """Exact power of the collective randomized-response test: the right-hand side of paper 003's eq. (1).
 
     Each agent reports its bit flipped with probability ``p_ε = 1/(1+e^ε)``; the count of ones is
     ``Bin(n, p')`` under H0 and ``Bin(n, 1−p')`` under H1, so
@@ -104,6 +115,40 @@ def rr_power(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float
     """
     n, null, tau = _rr_test(n, p, eps, alpha)
     return stats.binom.sf(tau, n, 1.0 - null)
+
+
+def rr_size(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float64]:
+    """Actual size ``P[Σ y_i > τ_RR | θ = 0]`` of the non-randomised test of :func:`rr_power`.
+
+    At most ``α``; equal to it only where a binomial tail happens to equal ``α`` exactly, so the test
+    leaves the rest of its level unused.
+    """
+    n, null, tau = _rr_test(n, p, eps, alpha)
+    return stats.binom.sf(tau, n, null)
+
+
+def _randomized_power(
+    n: ArrayLike, null: NDArray[np.float64], alpha: float, tau: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Power of the level-exactly-α test that rejects above ``τ`` and with probability ``γ`` at ``τ``."""
+    gamma = np.clip((alpha - stats.binom.sf(tau, n, null)) / stats.binom.pmf(tau, n, null), 0.0, 1.0)
+    return stats.binom.sf(tau, n, 1.0 - null) + gamma * stats.binom.pmf(tau, n, 1.0 - null)
+
+
+def rr_power_randomized(n: int, p: float, eps: ArrayLike, alpha: float) -> NDArray[np.float64]:
+    """Exact power of the most powerful level-α group test on randomized-response reports.
+
+    The count of ones is ``Bin(n, p')`` under H0 and ``Bin(n, 1−p')`` under H1, a family with a
+    monotone likelihood ratio, so by the Neyman–Pearson lemma the most powerful test of size exactly
+    ``α`` rejects when the count exceeds ``τ_RR`` (:func:`rr_threshold`) and, when it equals ``τ_RR``,
+    with probability ``γ = (α − P₀[count > τ]) / P₀[count = τ]``. Its power is
+    ``P₁[count > τ] + γ·P₁[count = τ]``: eq. (1) of paper 003 plus the boundary term the paper leaves
+    out. It is at least :func:`rr_power`, equals ``α`` at ε = 0, and is continuous and non-decreasing
+    in ε (a larger ε lowers ``p'``, and the test of level α for a larger ``p'`` is of level α for the
+    smaller one).
+    """
+    n, null, tau = _rr_test(n, p, eps, alpha)
+    return _randomized_power(n, null, alpha, tau)
 
 
 def critical_budget_argmin(eps_grid: ArrayLike, power: ArrayLike, beta_ind: float) -> float:
@@ -123,18 +168,33 @@ def critical_budget_argmin(eps_grid: ArrayLike, power: ArrayLike, beta_ind: floa
 
 
 def rr_critical_budget_inf(
-    n: int, p: float, alpha: float, *, eps_max: float = 50.0, tol: float = BISECTION_TOL
+    n: int,
+    p: float,
+    alpha: float,
+    *,
+    eps_max: float = 50.0,
+    tol: float = BISECTION_TOL,
+    randomized: bool = False,
 ) -> float:
-    """Exact ε*_RR = inf{ε > 0 : β_RR(ε) ≥ β_IND}, paper eq. (2).
+    """Exact ε*_RR = inf{ε > 0 : β_RR(ε) ≥ β_IND}: paper 003's eq. (2) as its text defines it (the
+    quantile form it prints is off by one, :func:`rr_critical_budget_as_printed_grid`).
 
     Because β_RR is non-decreasing and right-continuous in ε (see :func:`rr_power`), the set is an
     interval ``[ε*, ∞)`` and bisection finds its left end to ``tol``. Returns ``inf`` when even
     ``ε = eps_max`` (essentially clean pooled signals) does not reach ``β_IND``.
+
+    ``randomized=True`` uses the group test that randomises on its boundary
+    (:func:`rr_power_randomized`) instead of the paper's. A "group" of one agent then runs the
+    individual test on a noisy copy of its signal, whose power approaches ``β_IND`` from below as
+    ε → ∞ and never reaches it: ``inf`` (decided here, not left to rounding at large ε).
     """
     target = individual_power(p, alpha)
+    if randomized and integer(ge=1)("n (number of agents)", n) == 1:
+        return float("inf")
+    test = rr_power_randomized if randomized else rr_power
 
     def reaches(eps: float) -> bool:
-        return bool(rr_power(n, p, eps, alpha) >= target)
+        return bool(test(n, p, eps, alpha) >= target)
 
     if reaches(0.0):
         return 0.0
@@ -150,6 +210,47 @@ def rr_critical_budget_inf(
     return hi
 
 
+def _cells(
+    n_values: ArrayLike, p_values: ArrayLike, alpha: float
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], tuple[int, int]]:
+    """Validated (n, p) cells, flattened row by row (n outer), with each cell's ``β_IND`` and the shape."""
+    ns = [integer(ge=1)("n (number of agents)", n) for n in np.atleast_1d(n_values)]
+    ps = [_check_p_alpha(p, alpha)[0] for p in np.atleast_1d(p_values)]
+    n_cell, p_cell = (
+        a.ravel() for a in np.meshgrid(np.array(ns, dtype=np.int64), np.array(ps), indexing="ij")
+    )
+    target = np.array([individual_power(p, alpha) for p in ps])[np.tile(np.arange(len(ps)), len(ns))]
+    return n_cell, p_cell, target, (len(ns), len(ps))
+
+
+def _bisect_cells(
+    reaches: Callable[[NDArray[np.intp], NDArray[np.float64]], NDArray[np.bool_]],
+    size: int,
+    eps_max: float,
+    tol: float,
+    *,
+    never: NDArray[np.bool_] | None = None,
+) -> NDArray[np.float64]:
+    """The left end of ``{ε ≥ 0 : reaches(cell, ε)}`` for ``size`` cells, bisected together.
+
+    ``reaches(cells, eps)`` says, for each of the ``cells`` (indices), whether ``eps`` is in its set, which
+    must be an interval ``[ε*, ∞)``. A cell in the set at ε = 0 gets 0, one not in it at ``eps_max`` (or
+    marked in ``never``) gets +∞; the others take the steps of :func:`rr_critical_budget_inf`.
+    """
+    every = np.arange(size)
+    check_budget(eps_max)
+    at_zero, at_max = reaches(every, np.zeros(size)), reaches(every, np.full(size, float(eps_max)))
+    if never is not None:
+        at_zero, at_max = at_zero & ~never, at_max & ~never
+    lo, hi = np.zeros(size), np.full(size, float(eps_max))
+    going = every[~at_zero & at_max]
+    while (going := going[hi[going] - lo[going] > tol]).size:
+        mid = 0.5 * (lo[going] + hi[going])
+        up = reaches(going, mid)
+        hi[going[up]], lo[going[~up]] = mid[up], mid[~up]
+    return np.where(at_zero, 0.0, np.where(at_max, hi, np.inf))
+
+
 def rr_critical_budget_inf_grid(
     n_values: ArrayLike,
     p_values: ArrayLike,
@@ -157,41 +258,62 @@ def rr_critical_budget_inf_grid(
     *,
     eps_max: float = 50.0,
     tol: float = BISECTION_TOL,
+    randomized: bool = False,
 ) -> NDArray[np.float64]:
     """Exact ε*_RR (:func:`rr_critical_budget_inf`) for every (n, p) cell.
 
     The cells are bisected together, one vectorised evaluation of the power per step; each cell takes
     the steps :func:`rr_critical_budget_inf` takes, with the same floating-point operations, so the
     values are the same. Returns an array of shape ``(len(n_values), len(p_values))``, like
-    :func:`rr_power_grid` without its ε axis.
+    :func:`rr_power_grid` without its ε axis. ``randomized`` as in :func:`rr_critical_budget_inf`.
     """
-    ns = [integer(ge=1)("n (number of agents)", n) for n in np.atleast_1d(n_values)]
-    ps = [_check_p_alpha(p, alpha)[0] for p in np.atleast_1d(p_values)]
-    n_cell, p_cell = (
-        a.ravel() for a in np.meshgrid(np.array(ns, dtype=np.int64), np.array(ps), indexing="ij")
-    )
-    target = np.array([individual_power(p, alpha) for p in ps])[np.tile(np.arange(len(ps)), len(ns))]
+    n_cell, p_cell, target, shape = _cells(n_values, p_values, alpha)
 
     def reaches(cells: NDArray[np.intp], eps: NDArray[np.float64]) -> NDArray[np.bool_]:
         flip = special.expit(-eps)  # rr_flip_probability, without re-validating every step
         null = p_cell[cells] * flip + (1.0 - p_cell[cells]) * (1.0 - flip)
         tau = stats.binom.isf(alpha, n_cell[cells], null)
+        if randomized:
+            return _randomized_power(n_cell[cells], null, alpha, tau) >= target[cells]
         return stats.binom.sf(tau, n_cell[cells], 1.0 - null) >= target[cells]
 
-    every = np.arange(n_cell.size)
-    check_budget(eps_max)
-    at_zero, at_max = (
-        reaches(every, np.zeros(every.size)),
-        reaches(every, np.full(every.size, float(eps_max))),
-    )
-    lo, hi = np.zeros(every.size), np.full(every.size, float(eps_max))
-    going = every[~at_zero & at_max]
-    while (going := going[hi[going] - lo[going] > tol]).size:
-        mid = 0.5 * (lo[going] + hi[going])
-        up = reaches(going, mid)
-        hi[going[up]], lo[going[~up]] = mid[up], mid[~up]
-    star = np.where(at_zero, 0.0, np.where(at_max, hi, np.inf))
-    return star.reshape(len(ns), len(ps))
+    # one agent never reaches β_IND with the randomised test (see rr_critical_budget_inf)
+    never = (n_cell == 1) if randomized else None
+    return _bisect_cells(reaches, n_cell.size, eps_max, tol, never=never).reshape(shape)
+
+
+def rr_critical_budget_as_printed_grid(
+    n_values: ArrayLike,
+    p_values: ArrayLike,
+    alpha: float,
+    *,
+    eps_max: float = 50.0,
+    tol: float = BISECTION_TOL,
+) -> NDArray[np.float64]:
+    """Paper 003's eq. (2) coded as printed, for every (n, p) cell: its quantile form.
+
+    ``inf{ε > 0 : Q_{Bin(n,p')}(1−α) ≤ Q_{Bin(n,1−p')}(1−β_IND)}``, with ``Q`` the smallest ``k`` whose
+    distribution function reaches the level. The test of eq. (1), which rejects when the count exceeds
+    ``τ_RR = Q_{Bin(n,p')}(1−α)``, has power ``1 − F_{Bin(n,1−p')}(τ_RR)``, which reaches ``β_IND``
+    exactly when ``τ_RR < Q_{Bin(n,1−p')}(1−β_IND)`` (a strict inequality, up to a tie of the
+    distribution function with ``1 − β_IND``). The printed ``≤`` is the condition for the test that
+    rejects when the count is *at least* ``τ_RR``, whose size exceeds α. So this is not the critical
+    budget of eq. (1)'s test (:func:`rr_critical_budget_inf_grid`), and is never larger than it; it is
+    here to show what the printed formula gives.
+
+    Both quantiles are monotone in ε (``p'`` falls as ε grows), so the set is an interval ``[ε*, ∞)``
+    and the cells are bisected together, as in :func:`rr_critical_budget_inf_grid`. Returns an array of
+    shape ``(len(n_values), len(p_values))``.
+    """
+    n_cell, p_cell, target, shape = _cells(n_values, p_values, alpha)
+
+    def reaches(cells: NDArray[np.intp], eps: NDArray[np.float64]) -> NDArray[np.bool_]:
+        flip = special.expit(-eps)
+        null = p_cell[cells] * flip + (1.0 - p_cell[cells]) * (1.0 - flip)
+        tau = stats.binom.isf(alpha, n_cell[cells], null)  # Q_{Bin(n,p')}(1−α)
+        return tau <= stats.binom.isf(target[cells], n_cell[cells], 1.0 - null)  # Q_{Bin(n,1−p')}(1−β_IND)
+
+    return _bisect_cells(reaches, n_cell.size, eps_max, tol).reshape(shape)
 
 
 @dataclass(frozen=True)
@@ -298,11 +420,16 @@ def _power_on_grid(
 
 
 def rr_power_grid(
-    n_values: ArrayLike, p_values: ArrayLike, eps: ArrayLike, alpha: float
+    n_values: ArrayLike, p_values: ArrayLike, eps: ArrayLike, alpha: float, *, randomized: bool = False
 ) -> NDArray[np.float64]:
-    """Exact RR power for every (n, p) cell: array of shape ``(len(n_values), len(p_values), len(eps))``."""
+    """Exact RR power for every (n, p) cell: array of shape ``(len(n_values), len(p_values), len(eps))``.
+
+    The paper's test (:func:`rr_power`), or with ``randomized`` the one that randomises on its
+    boundary (:func:`rr_power_randomized`).
+    """
+    test = rr_power_randomized if randomized else rr_power
     return np.array(
-        [[rr_power(n, p, eps, alpha) for p in np.atleast_1d(p_values)] for n in np.atleast_1d(n_values)]
+        [[test(n, p, eps, alpha) for p in np.atleast_1d(p_values)] for n in np.atleast_1d(n_values)]
     )
 
 

@@ -22,11 +22,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ROLE", "Statement", "contradicted", "statements", "verdict"]
+__all__ = ["ROLE", "Statement", "contradicted", "missing_targets", "statements", "verdict"]
 
 #: The role of a statement in the book's own voice: ``{holds}`item/name```.
 ROLE = "holds"
 _HOLDS = re.compile(r"\{holds\}`([^`]+)`")
+_MARKS = re.compile(r"\{(badge|holds)\}`([^`]+)`")
 _FENCE = re.compile(r"^(```+|~~~+)")
 #: A directive whose body is prose; every other fenced block (code cells, math, code) is skipped.
 _PROSE_DIRECTIVE = re.compile(
@@ -74,6 +75,7 @@ def _paragraphs(source: str) -> Iterable[tuple[int, str]]:
     if lines and lines[0].strip() == "---":  # front matter
         start = next((i + 1 for i in range(1, len(lines)) if lines[i].strip() == "---"), 0)
     skipping: str | None = None  # the closing fence of a block that is not prose
+    prose: list[str] = []  # the fences of the prose directives open around this line
     block: list[str] = []
     first = 0
     for number, raw in enumerate(lines[start:], start=start + 1):
@@ -86,7 +88,11 @@ def _paragraphs(source: str) -> Iterable[tuple[int, str]]:
             if block:
                 yield first, " ".join(block)
                 block = []
-            if opened and not _PROSE_DIRECTIVE.match(line[len(opened.group(1)) :]):
+            if opened and prose and line == prose[-1]:
+                prose.pop()  # the end of a note, an exercise, a solution
+            elif opened and _PROSE_DIRECTIVE.match(line[len(opened.group(1)) :]):
+                prose.append(opened.group(1))
+            elif opened:
                 skipping = opened.group(1)
             continue
         if block and _LIST_ITEM.match(line):  # each item of a list is a paragraph of its own
@@ -143,3 +149,17 @@ def contradicted(
     recorded, as at the paper's setting, where every statement must be decided and hold)."""
     outcomes = [(s, verdict(s, metrics)) for s in found]
     return [s for s, v in outcomes if v is False or (strict and v is None)]
+
+
+def missing_targets(source: str, metrics: Mapping[str, Any] | None) -> list[str]:
+    """The ``item/name`` of every ``{badge}`` and ``{holds}`` in a chapter's source that names no check
+    the run recorded, in order, once each."""
+    recorded = {
+        f"{item}/{check.get('name')}"
+        for item, entry in ((metrics or {}).get("reproduction") or {}).items()
+        for check in entry.get("checks", ())
+    }
+    targets = [
+        "/".join(p.strip() for p in target.partition("/")[::2]) for _, target in _MARKS.findall(source)
+    ]
+    return [t for t in dict.fromkeys(targets) if t not in recorded]

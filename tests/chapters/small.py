@@ -19,7 +19,8 @@ SMALL: dict[str, dict[str, object]] = {
     "distributed-mle": {"replications": 20, "eps_values": [0.5, 5.0], "K_values": [1, 4],
                         "gap_values": [0.0, 3.0], "iterations": 20},
     "functional-perturbation": {"n_agents": 4, "basis_order": 8, "degree_2d": 4, "runs": 5, "runs_2d": 2,
-                                "message_runs": 5, "impossibility_runs": 100, "dgd_iterations": 200},
+                                "message_runs": 5, "impossibility_runs": 100, "dgd_iterations": 200,
+                                "truncation_runs": 2},
     "online-learning": {"n_agents": 4, "horizon": 60, "limit_horizon": 200, "replications": 20,
                         "eps_values": [0.5, 5.0], "graphs": ["complete", "path"],
                         "arrival_rates": [1.0, 0.5]},
@@ -66,18 +67,18 @@ def kl_bernoulli(q: float, p: float) -> float:
 
 #: The checks each experiment records (whatever the parameters: undefined ones too), by item.
 CHECKS = {
-    "p002-e0": "keep-0-1 keep-1 keep-3",
-    "p002-e1": "slope-48 slope-410",
-    "p002-e2": "thm43-bound thm43-one-over-n guess-8 guess-9 guess-10 sketch-doubling sketch-quadratic "
-    "sketch-thm410 sketch-lemma31 lemma47-bound lemma47-zero",
-    "p002-e3": "constant-50 constant-100 constant-200 eps-ratio",
+    "p002-e0": "keep-0-1 keep-1 keep-3 ldp-pairwise ldp-maxsense ldp-multi-maxsense rated-set-exposed",
+    "p002-e1": "thm48-exact thm410-exact lemma-c7",
+    "p002-e2": "thm43-bound thm43-one-over-n guess-8 guess-9 guess-10 lemma41 sketch-thm410 sketch-lemma31",
+    "p002-e3": "constant-50 constant-100 constant-200 eps-ratio n-log-n nondegenerate",
     "p002-e4": "collapse slope-n slope-w slope-eps below above prediction means-fast means-subset means-gap "
-    "exact-50-10 exact-50-5",
-    "p002-e5": "full-w quarter-w exponent-nonprivate exponent-private-rated exponent-private-agree symmetric",
-    "p002-e6": "gain-32 no-gain-2 prediction",
+    "thm51-sufficient exact-50-10 exact-50-5",
+    "p002-e5": "full-w quarter-w scarce exponent-nonprivate exponent-private-rated exponent-private-agree "
+    "symmetric three-prediction three-sufficient three-pairwise",
+    "p002-e6": "gain-32 no-gain-2 gain-8 prediction per-user-below",
     "p002-e7": "formula-unconstrained formula-average-bit formula-point-query formula-adaptive adaptive-64 "
     "adaptive-128 adaptive-256 fano",
-    "p002-e8": "growth-1000 growth-10000 growth-100000",
-    "p002-e9": "gaussian-ratio",
+    "p002-e8": "lemma64 above-bounds",
+    "p002-e9": "gaussian-ratio thm-a5",
     "p002-e10": "ratings users movies scale prediction thm51-scale",
 }

@@ -3,6 +3,8 @@ result it records states."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,7 @@ from dpnet.chapters import resolve
 from dpnet.chapters._items import item_modules
 from dpnet.errors import ParameterError
 from dpnet.params import Cost, total
+from dpnet.reference.catalogue import CATALOGUE
 from dpnet.results import RECORDED
 
 
@@ -71,7 +74,8 @@ def test_the_footprint_adds_up_the_item_modules_costs() -> None:
     values = dict(resolve("distributed-mle", {}))
     costs = [m.cost(values) for m in modules]
     assert all(isinstance(c, Cost) for c in costs)
-    sweeps = {"mle_errors_vs_eps", "mle_errors_vs_k", "mle_errors_vs_gap", "mle_win_probability"}
+    sweeps = {"mle_errors_vs_eps", "mle_errors_vs_k", "mle_errors_vs_gap", "mle_win_probability",
+              "mle_gm_every_round"}  # fmt: skip
     assert {n for n, c in zip(names, costs, strict=True) if c != Cost()} == sweeps
     assert chapter.SCHEMA.footprint is not None
     assert chapter.SCHEMA.footprint(values) == total(costs, seconds=20.0)
@@ -80,6 +84,31 @@ def test_the_footprint_adds_up_the_item_modules_costs() -> None:
 def test_every_recorded_result_states_all_five_members() -> None:
     for result in (chapter.Instance, chapter.Ties, chapter.EpsSweep, chapter.GapSweep, chapter.WinFloor,
                    chapter.Summary, chapter.ExactRecovery, chapter.Schedules, chapter.Scaling,
-                   chapter.LowerBound):  # fmt: skip
+                   chapter.LowerBound, chapter.Constants, chapter.EveryRound):  # fmt: skip
         assert all(hasattr(result, name) for name in RECORDED), result.__name__
         assert result.checks == {} and result.deviations == () and result.paper_setting is True
+    for result in (chapter.Verdict, chapter.Paper000, chapter.Complexity):  # they check the papers' items
+        members = {f.name for f in dataclasses.fields(result)} | set(dir(result))
+        assert set(RECORDED) <= members, result.__name__
+
+
+def test_one_module_per_item_each_with_its_headline_check() -> None:
+    items = [item for item in CATALOGUE if item.chapter == "distributed-mle"]
+    names = {m.__name__.rsplit(".", 1)[1] for m in item_modules(chapter.__name__)}
+    assert {item.key.replace("-", "_") for item in items} <= names
+    keys = {"p003-thm4-1", "p003-thm4-2", "p003-thm4-3", "p003-cor4-4", "p000-thm3-1", "p000-thm3-3",
+            "p003-table1", "p000-table2"}  # fmt: skip
+    assert {item.key for item in items} == keys
+    assert all(item.headline and item.check for item in items)
+
+
+def test_ex_mle_floor_rerun_with_six_states_misses_theta_star_as_the_solution_says() -> None:
+    """The exercise ex-mle-floor re-runs the chapter with n_states = 6: at zero gap the paper's K misses θ*
+    with a rate that agrees with (1 − 1/6)^K within its interval, an interval above the target 1 − β."""
+    P = resolve("distributed-mle", {"n_states": 6})
+    inst = chapter.instance(P)
+    K = chapter.gap_sweep(resolve("distributed-mle", {"n_states": 6, "gap_values": [0.0, 1.0]}), inst).rounds
+    floor = chapter.win_floor(P, inst, K)
+    record, exact = floor.at(K["AM, paper"]), chapter.rounds_exercise(P).paper_miss
+    assert K["AM, paper"] == chapter.rounds_exercise(P).rounded("paper") == 15
+    assert record["type2_lo"] <= exact <= record["type2_hi"] and record["type2_lo"] > 1 - P.beta

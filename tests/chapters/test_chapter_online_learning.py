@@ -18,6 +18,7 @@ from dpnet.chapters import online_learning as chapter
 from dpnet.chapters.online_learning import p003_fig14_1c, p003_fig14_6
 from dpnet.errors import ParameterError
 from dpnet.params import LONG_RUN_SECONDS, machine_memory
+from dpnet.reference import catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTES = ROOT / "book" / "notes" / "online_learning.md"
@@ -116,11 +117,11 @@ def test_footprint_accepts_the_modes_and_refuses_what_cannot_run() -> None:
 
 
 def test_footprint_adds_up_the_items_costs() -> None:
-    """Seven modules, each with a cost term: the fixed seconds plus theirs; the memory of the largest."""
+    """Eight modules, each with a cost term: the fixed seconds plus theirs; the memory of the largest."""
     modules = _items.item_modules("dpnet.chapters.online_learning")
     assert [m.__name__.rsplit(".", 1)[1] for m in modules] == [
         "clinical_streams", "p003_fig14_1c", "p003_fig14_6", "p003_sec4_3", "p003_sec4_3_convergence",
-        "p003_sec4_3_mixing", "p003_sec4_3_signals",
+        "p003_sec4_3_mixing", "p003_sec4_3_signals", "p003_thm4_7",
     ]  # fmt: skip
     for values in ({"mode": "quick"}, {"mode": "full", "period_days": 1, "n_centers": 50}):
         P = dict(resolve("online-learning", values))
@@ -164,20 +165,50 @@ def test_the_network_average_is_the_running_sum_of_the_inputs() -> None:
 # --------------------------------------------------------------------------------------------------
 
 
+#: The checks each item records, and of them the ones the chapter's prose binds as statements of the book's
+#: own voice ({holds}); a paper's claims carry badges.
+NAMES = {
+    "p003-sec4-3": {"limit", "monotone", "private-limit"},
+    "p003-thm4-7": {"promise", "below-promise", "epsilon-order", "lln-order", "steps-ample",
+                    "mixing-not-multiplied", "arrivals-ample"},
+    "p003-fig14-1c": {"identifies-treatment", "periods", "limit-as-published", "agreement-as-published",
+                      "noise-dominates", "sensitivity"},
+    "p003-fig14-6": {"dashed-line", "periods", "limit-as-published", "favours-null", "disagreement-not-rare"},
+}  # fmt: skip
+HOLDS = {
+    ("p003-sec4-3", "limit"), ("p003-sec4-3", "monotone"), ("p003-thm4-7", "below-promise"),
+    ("p003-thm4-7", "lln-order"), ("p003-thm4-7", "steps-ample"), ("p003-thm4-7", "mixing-not-multiplied"),
+    ("p003-thm4-7", "arrivals-ample"), ("p003-fig14-1c", "periods"),
+    ("p003-fig14-1c", "limit-as-published"), ("p003-fig14-6", "limit-as-published"),
+    ("p003-fig14-1c", "agreement-as-published"), ("p003-fig14-1c", "noise-dominates"),
+    ("p003-fig14-6", "periods"),
+    ("p003-fig14-6", "favours-null"), ("p003-fig14-6", "disagreement-not-rare"),
+}  # fmt: skip
+
+
+def test_every_items_headline_is_a_recorded_check() -> None:
+    items = [item for item in catalogue.CATALOGUE if item.chapter == "online-learning"]
+    assert [item.key for item in items] == ["p003-sec4-3", "p003-thm4-7", "p003-fig14-1c", "p003-fig14-6"]
+    for item in items:
+        assert item.headline and item.check in NAMES[item.key]
+
+
 def test_badges_notes_and_deviations_resolve() -> None:
     text = SOURCE.read_text()
     notes = NOTES.read_text()
-    names = {
-        "p003-sec4-3": {"limit", "monotone", "theorem-4-7"},
-        "p003-fig14-1c": {"periods", "limit-as-published", "agreement-as-published"},
-        "p003-fig14-6": {"periods", "limit-as-published", "paper-claim", "disagreement-not-rare"},
-    }
     badges = re.findall(r"\{badge\}`([^`/]+)/([^`]+)`", text)
-    assert badges and all(name in names[item] for item, name in badges)
-    assert {item for item, _ in badges} == set(names)
+    holds = re.findall(r"\{holds\}`([^`/]+)/([^`]+)`", text)
+    assert badges and all(name in NAMES[item] for item, name in badges)
+    assert set(holds) == HOLDS and not HOLDS & set(badges)
+    assert {item for item, _ in badges + holds} == set(NAMES)
+    # every item's headline claim is read out with a badge in the chapter
+    assert {(i.key, i.check) for i in catalogue.CATALOGUE if i.chapter == "online-learning"} <= set(badges)
     labels = set(re.findall(r"^\((note-ol-[a-z0-9-]+)\)=$", notes, flags=re.M))
     cited = set(re.findall(r"\{ref\}`(note-ol-[a-z0-9-]+)`", text + notes))
     assert cited <= labels
     assert {note for _, note in (*p003_fig14_1c.DEVIATIONS, *p003_fig14_6.DEVIATIONS)} <= labels
     for words in (text, notes):
         assert not re.search(r"\bspec\b|prototype", words, flags=re.I)
+        # the printed horizon is the constant of the proof's last display, not of the proof's own steps
+        assert not re.search(r"exact constant|constant (its|of the) proof (establishes|\(§11\.3\))", words)
+        assert not re.search(r"(?<!not )surely", words)  # the latest period is plausible, not sure

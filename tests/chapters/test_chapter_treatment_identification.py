@@ -36,7 +36,7 @@ def test_defaults_are_the_papers_setting() -> None:
     [
         ("threshold", 0.7, r"threshold must be a real number in the open interval \(0, 0.5\)"),
         ("fig6_eps", [0.5, 0.1], r"fig6_eps must be a strictly increasing list"),
-        ("runtime_dataset", "hiv", r"runtime_dataset must be one of 'cancer', 'actg'"),
+        ("runtime_cohorts", ["hiv"], r"runtime_cohorts must be a list of at least 1 distinct values"),
         ("runtime_rows", [50], r"runtime_rows must be"),
         ("learning_rate", 0.0, r"learning_rate must be a real number > 0"),
     ],
@@ -80,12 +80,30 @@ def test_defaults_are_the_papers_setting_and_other_values_are_not() -> None:
 
 def test_footprint_adds_up_the_items_costs() -> None:
     """30 s fixed plus every item's seconds; the memory is the largest item peak (nothing is kept). At the
-    quick defaults the largest peak is Figure 14.2's CKKS contexts and cohort."""
+    quick defaults the largest peak is that of the neighbours of the four-arm table's entries."""
     values = dict(resolve("treatment-identification", defaults()))
-    modules = (chapter.p003_fig5, chapter.p003_fig6, chapter.p003_fig14_2, chapter.ti_best_arm_probability)
+    modules = (chapter.p003_fig5, chapter.p003_fig6, chapter.p003_fig14_2, chapter.ti_arm_sensitivity,
+               chapter.ti_best_arm_probability)  # fmt: skip
     costs = [m.cost(values) for m in modules]
     assert all(isinstance(c, Cost) and c.kept == 0.0 for c in costs)
     need = schema("treatment-identification").footprint(values)
     assert need.seconds == pytest.approx(30.0 + sum(c.seconds for c in costs), rel=1e-12)
-    assert need.memory == max(c.peak for c in costs) == 4.5e5 * 96 + 270.0 * 40960
-    assert need.seconds == pytest.approx(82.79672, rel=1e-9)  # the calibrated model's value before the split
+    assert need.memory == max(c.peak for c in costs) == pytest.approx(3 * 8.0 * 201 * (1093 / 5) ** 2 / 4)
+    assert need.seconds == pytest.approx(88.88400868, rel=1e-9)  # the calibrated model
+
+
+def test_every_item_names_its_headline_and_a_check_that_tests_it() -> None:
+    """Each catalogue item of the chapter names the paper's claim it exists for and the check, under the
+    paper's mathematics, that the reference module builds for it."""
+    from dpnet.reference.catalogue import CATALOGUE
+
+    ident = reference.identification
+    built = {
+        "p003-fig5": [c.name for c in ident.figure5_checks({"GM": 0.9}, 1.0, 10)],
+        "p003-fig6": [c.name for c in ident.figure6_checks({}, {})],
+        "p003-fig14-2": [c.name for c in ident.runtime_checks({}, {}, published_speedups={})],
+    }
+    items = {item.key: item for item in CATALOGUE if item.chapter == "treatment-identification"}
+    assert set(items) == set(built)
+    for key, item in items.items():
+        assert item.headline and item.check in built[key], key

@@ -23,6 +23,14 @@ def test_exact_recovery_boundaries_and_feasibility_agree() -> None:
         assert feasible == [not lo < s / m < hi for s in range(1, m)]
 
 
+def test_with_the_corrected_win_probabilities_exact_recovery_is_never_feasible() -> None:
+    """ex-mle-cor44: p₁ = s/(s + 1) ≥ 1/2 ≥ 1/m = p₂ for every 1 ≤ s < m."""
+    table = chapter.exact_recovery(max_states=12).table
+    assert not table["feasible, corrected"].any() and table["feasible (p₂ > p₁)"].any()
+    assert (table["corrected p₁"] >= 0.5).all() and (table["corrected p₂"] <= 0.5).all()
+    assert list(chapter.exact_recovery().clause_cases["|Θ|"].unique()) == [2, 3, 4]
+
+
 def test_cor44_feasibility_finds_the_counterexample_to_the_paper_s_clause() -> None:
     recovery = chapter.exact_recovery()
     assert len(recovery.table) == sum(range(1, 6)) and list(recovery.tables()) == ["cor44_feasibility"]

@@ -21,13 +21,19 @@ def test_every_experiment_runs_on_small_parameters_and_keeps_its_record_order() 
     ks = chapter.k_sweep(P, inst, eps.freq43)
     gap = chapter.gap_sweep(P, inst)
     floor = chapter.win_floor(P, inst, gap.rounds)
-    rows = chapter.summary(eps, ks, gap, floor).rows
-    assert len(rows) == 10 * 2 + 4 * 2 + 7 * 2 + len(floor.Ks)
-    assert [r["sweep"] for r in rows[:20]] == ["epsilon"] * 20 and rows[-1]["sweep"] == "floor"
+    every = chapter.every_round(P, inst)
+    rows = chapter.summary(eps, ks, gap, floor, every).rows
+    assert len(rows) == 10 * 2 + 4 * 2 + 9 * 2 + len(floor.Ks) + len(every.records)
+    assert [r["sweep"] for r in rows[:20]] == ["epsilon"] * 20 and rows[-1]["sweep"] == "every-round"
     assert {r["algorithm"] for r in eps.records["am-T"]} == {"AM (T = 20)"}
     assert all(math.isfinite(r["miss_exact"]) for r in gap.records["cor44"])
-    verdicts = gap.verdicts["within target from gap"]
-    assert all(v == "none tested" or re.fullmatch(r"[0-9.e+-]+", v) for v in verdicts)
+    verdicts = gap.verdicts["simulated, whole interval within target from gap"]
+    assert all(v.startswith("at no gap tested") or re.fullmatch(r"[0-9.e+-]+", v) for v in verdicts)
+    exact = gap.verdicts["exactly within target from gap"]
+    assert all(
+        v.startswith("at no gap tested") or v == "no closed form" or re.fullmatch(r"[0-9.e+-]+", v)
+        for v in exact
+    )
     assert set(eps.agreement["estimator"]) == {"AM", "GM", "two-threshold Θ̂¹", "two-threshold Θ̂²"}
     assert floor.states == (2, 3, 4, 5, 6) and floor.win_at(2)[0] == pytest.approx(0.5, abs=0.1)
 

@@ -9,6 +9,8 @@ from dpnet.params import Cost
 
 
 def test_ties_are_kept_exactly_where_lambda_2_is_negative() -> None:
+    """With n_agents = 3 this is the exercise ex-mle-ties-three: kept on complete and cycle, broken on path
+    and star, as its solution predicts."""
     for n, kept in ((5, "complete"), (3, "complete, cycle")):
         tie = chapter.ties(resolve("distributed-mle", {"n_agents": n}))
         assert tie.kept == kept

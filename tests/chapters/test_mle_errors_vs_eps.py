@@ -3,7 +3,11 @@ over ε, its records, its figure and its cost."""
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
+import numpy as np
+import pytest
 from small import small
 
 from dpnet.chapters import distributed_mle as chapter
@@ -28,3 +32,17 @@ def test_mle_errors_vs_eps_cost_grows_with_the_replications_and_the_budgets() ->
     assert cost.seconds > 0 and cost.peak > 0 and cost.kept == 0
     more = mle_errors_vs_eps.cost({**base, "replications": 40, "eps_values": [0.5, 1.0, 5.0]})
     assert more.seconds > cost.seconds and more.peak > cost.peak
+
+
+def test_am_s_exact_type1_error_is_one_minus_p_to_the_k() -> None:
+    """AM admits a false state unless θ* wins every round: ``1 − p^K``, with the same p as its Type II
+    error ``(1 − p)^K``; a lottery (huge noise) gives ``1 − |Θ|^{-K}``; ties leave it undefined."""
+    table = np.array([[0.0, -1.0, -2.0], [0.0, -0.5, -1.5]])
+    type2, _ = mle_errors_vs_eps.exact_oracle_rates(table, 0.7, 5)
+    type1 = mle_errors_vs_eps.exact_am_type1(table, 0.7, 5)
+    assert (1 - type1) ** (1 / 5) + type2 ** (1 / 5) == pytest.approx(1.0, abs=1e-9)
+    assert mle_errors_vs_eps.exact_am_type1(table, 1e9, 3) == pytest.approx(1 - 3.0**-3, abs=1e-6)
+    assert math.isnan(mle_errors_vs_eps.exact_am_type1(np.zeros((2, 3)), 1.0, 4))
+    P = small("distributed-mle")
+    eps = chapter.eps_sweep(P, chapter.instance(P))
+    assert len(eps.exact["am-type1"]) == 2 and all(0 <= v <= 1 for v in eps.exact["am-type1"])

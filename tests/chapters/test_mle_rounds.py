@@ -40,5 +40,14 @@ def test_mle_rounds_curves_and_figure() -> None:
     assert list(scale.metrics()) == ["rounds_vs_n", "rounds_vs_states", "rounds_vs_eps"]
     assert scale.tables() == {}
     assert scale.by_graph["path"][-1] > scale.by_graph["complete"][-1]
+    # Hoeffding's factor 1/p₂² = |Θ|² makes the corrected two-threshold K grow like |Θ|²; the
+    # multiplicative Chernoff bound's 1/p₂ like |Θ|; what Θ̂² needs exactly lies below both
+    fixed = scale.by_states["K Thm 4.3 corrected"]
+    chernoff = scale.by_states["K Thm 4.3 corrected, Chernoff"]
+    exact = scale.by_states["K Θ̂² needs exactly"]
+    growth = scale.state_grid[-1] / scale.state_grid[0]
+    assert fixed[-1] / fixed[0] > growth**2 / 2 and chernoff[-1] / chernoff[0] < growth
+    assert (fixed[-1], chernoff[-1], exact[-1]) == (2397, 480, 208)
+    assert all(e <= min(c, f) for e, c, f in zip(exact, chernoff, fixed, strict=True))
     plt.close(scale.figure())
     assert mle_rounds.cost({}) == Cost()

@@ -1,6 +1,6 @@
-"""Paper 000, Table 2 (chapter distributed-mle): how its constants differ from paper 003's (the
-experiment and its cost), and the identities behind Table 2 that hold by construction (unit tests here,
-not checks of the report: the table states formulas only).
+"""Paper 000, Table 2 (chapter distributed-mle): its headline check (the AM/GM row with ϱ constant, paper
+000's Theorem 3.2), how its constants differ from paper 003's (the experiment and its cost), and the
+identities behind Table 2 that hold by construction (unit tests here, not checks of the report).
 
 Every identity test also shows that it can fail: the same comparison rejects a value changed in the
 last printed digit.
@@ -9,6 +9,7 @@ last printed digit.
 from __future__ import annotations
 
 import numpy as np
+from small import SMALL, small
 
 from dpnet import inference as inf
 from dpnet import networks, reference
@@ -18,10 +19,30 @@ from dpnet.chapters.distributed_mle import p000_table2
 from dpnet.params import Cost
 
 
-def test_p000_table2_thresholds_and_network_sensitivities_on_the_instance() -> None:
-    P = resolve("distributed-mle", {})
+def test_table2_check_reads_the_runs_that_meet_theorem_3_2_s_bound_and_can_fail() -> None:
+    P = small("distributed-mle", iterations=60)
     inst = chapter.instance(P)
-    p000 = chapter.paper000(P, inst)
+    eps = chapter.eps_sweep(P, inst)
+    check = p000_table2.table2_check(P, inst, eps)
+    assert check.name == "amgm-row" and check.passed is False and "GM: 1 of 2 cases above 0.1" in check.detail
+    loose = resolve("distributed-mle", {**SMALL["distributed-mle"], "iterations": 60, "alpha": 0.45,
+                                        "beta": 0.55})  # fmt: skip
+    assert p000_table2.table2_check(loose, inst, eps).passed is True  # targets 0.9: no rate above them
+
+
+def test_table2_check_is_undecided_when_t_is_below_the_bound_at_every_budget() -> None:
+    P = small("distributed-mle", iterations=1)
+    inst = chapter.instance(P)
+    check = p000_table2.table2_check(P, inst, chapter.eps_sweep(P, inst))
+    assert check.passed is None and "below Theorem 3.2's bound at every budget" in check.detail
+    assert "left out (T below the bound): ε = 0.5, 5" in check.detail
+
+
+def test_p000_table2_thresholds_and_network_sensitivities_on_the_instance() -> None:
+    P = small("distributed-mle")
+    inst = chapter.instance(P)
+    p000 = chapter.paper000(P, inst, chapter.eps_sweep(P, inst))
+    assert list(p000.checks) == ["p000-table2"] and p000.metrics() == {} and p000.tables() == {}
     assert p000.eps == P.eps_demo and p000.signal_delta == inst.delta
     assert p000.rho_ratio >= 1 and p000.network_delta.shape == (inst.n,)
     assert np.all(p000.network_delta >= inst.delta)  # Δ_i = max{Δ^signal_i, 1 + max_j a_ij}

@@ -52,11 +52,16 @@ def test_figure4_checks_on_the_independent_numbers_and_off_them():
 
 
 def test_figure4_checks_on_a_short_german_run(german_run) -> None:
-    """On the German households the smooth sensitivity sets the noise of almost every household, and
-    privacy, not decentralisation, limits the accuracy after 30 rounds."""
-    fig4 = german_run["p001-fig4"]
+    """On the German households the smooth sensitivity sets the noise of almost every household, privacy,
+    not decentralisation, limits the accuracy after 30 rounds, and at ε = 1 privacy costs more than
+    sampling (the exact RMS of Network DP's day-1 noise, with Figure 3's gains, above σ)."""
+    fig4, nets, P = german_run["p001-fig4"], german_run["nets"], german_run["P"]
     verdicts = {c.name: c.passed for c in fig4.checks["p001-fig4"]}
+    assert list(verdicts)[-1] == "german-high-cost" and len(verdicts) == 8
     assert verdicts["german-noise-from-sensitivity"] and verdicts["german-privacy-dominates"]
+    assert verdicts["german-high-cost"] and fig4.gains is german_run["p001-fig3"].gains
+    rms = fig4.privacy_rms(nets, "german_households", 1.0, P.delta)
+    assert rms >= german_run["p001-fig3"].privacy_rms(nets, "german_households", 1.0, P.delta) > 1.04
     cod, cop, te = fig4.final("german_households")
     assert cop[0] > cod > 0 and te[0] > 0
     assert np.isnan(fig4.final("us_power_grid")[0])

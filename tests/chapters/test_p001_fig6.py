@@ -36,6 +36,15 @@ def test_us_nonprivate_checks_values_only_on_the_paper_setting():
     assert set(_verdicts(ref.estimation.us_nonprivate_checks(None, published=True)).values()) == {None}
 
 
+def test_noticeable_cost_check():
+    """Network DP must raise the total error by more than 3 %, and Signal DP by less; undecided without the
+    US grid."""
+    assert _all(ref.estimation.noticeable_cost_check(0.37, 0.0))
+    assert not _all(ref.estimation.noticeable_cost_check(0.02, 0.0))
+    assert not _all(ref.estimation.noticeable_cost_check(0.37, 0.05))
+    assert _verdicts(ref.estimation.noticeable_cost_check(None, None)) == {"us-noticeable-cost": None}
+
+
 def test_p001_fig6_slopes_over_the_last_decade_against_minus_one_half() -> None:
     """On the German households alone: the slopes over [T/10, T] against the paper's rate −1/2 (checks
     against the paper); without the US grid its errors without DP are not compared."""
@@ -47,12 +56,12 @@ def test_p001_fig6_slopes_over_the_last_decade_against_minus_one_half() -> None:
     assert [r["window"] for r in rows] == ["[4, 40]", "[4, 40]"]
     assert all(r["predicted"] == -0.5 and r["basis"] == "t^(−1/2)" for r in rows)
     checks = fig6.checks["p001-fig6"]
-    assert [c.name for c in checks[:4]] == [
-        "us-without-dp-last-decade", "us-with-dp-last-decade",
+    assert [c.name for c in checks[:5]] == [
+        "us-noticeable-cost", "us-without-dp-last-decade", "us-with-dp-last-decade",
         "german-without-dp-last-decade", "german-with-dp-last-decade",
     ]  # fmt: skip
-    assert all(c.against == "paper" for c in checks[:4])
-    assert _verdicts(checks)["us-ordering"] is None
+    assert all(c.against == "paper" for c in checks[:5])
+    assert _verdicts(checks)["us-ordering"] is None and _verdicts(checks)["us-noticeable-cost"] is None
 
 
 def test_p001_fig6_cost_is_its_sample_paths() -> None:

@@ -77,7 +77,11 @@ def test_mechanism_checks_the_keep_rates_only() -> None:
     e0 = p002_e0.mechanism(small("recommender-maxsense"))
     checks = e0.checks["p002-e0"]
     assert [c.name for c in checks] == CHECKS["p002-e0"].split() and all(c.passed for c in checks)
-    assert all(c.against == "reference" for c in checks) and e0.inf_flips == 0
+    # the enumerated privacy of each scheme tests the paper's claim; sampler and exposure are the book's
+    paper = {"ldp-pairwise", "ldp-maxsense", "ldp-multi-maxsense"}
+    assert (
+        all(c.against == ("paper" if c.name in paper else "reference") for c in checks) and e0.inf_flips == 0
+    )
     assert e0.table["ε"].tolist() == ["0.1", "1", "3", "∞"]
 
 
@@ -104,8 +108,15 @@ ACCOUNTING = {
 # δ_min(M-asym) = 0.8 e^{−1/2}
 DELTA = {"asym": 0.8 * math.exp(-0.5), "sym": 0.0}
 
+E_1 = math.e
+PRIVACY = {
+    "ratios": {"pairwise": {1.0: E_1}, "maxsense": {1.0: E_1}, "multi-maxsense": {1.0: E_1 * (1 + 1e-15)}},
+    "rated": {1.0: (math.inf, E_1)},
+}
+
 BASES = [
     pytest.param(ref.rr_checks, RR, 7, id="rr"),
+    pytest.param(ref.privacy_checks, PRIVACY, 4, id="privacy"),
     pytest.param(ref.accounting_checks, ACCOUNTING, 3, id="accounting"),
     pytest.param(ref.delta_checks, DELTA, 2, id="delta"),
 ]
@@ -180,3 +191,44 @@ def test_the_checks_are_named_for_their_badges():
     ]  # fmt: skip
     assert [c.name for c in ref.delta_checks(**DELTA)] == ["delta-asym", "delta-sym"]
     assert {c.against for c in ref.rr_checks(**RR)} == {"reference"}
+
+
+# --------------------------------------------------------------------------------------------------
+# What each release protects: enumerated likelihood ratios (dpnet.recommender.privacy) and their checks
+# --------------------------------------------------------------------------------------------------
+
+
+def test_privacy_checks_pass_at_e_to_the_eps_and_fail_above() -> None:
+    checks = ref.privacy_checks(**PRIVACY)
+    assert [c.name for c in checks] == [
+        "ldp-pairwise",
+        "ldp-maxsense",
+        "ldp-multi-maxsense",
+        "rated-set-exposed",
+    ]
+    assert all(c.passed for c in checks)
+    assert [c.against for c in checks] == ["paper", "paper", "paper", "reference"]
+    over = ref.privacy_checks({"maxsense": {1.0: E_1 * 1.001}}, PRIVACY["rated"])
+    assert [c.passed for c in over] == [False, True] and "1.001 e^ε" in over[0].detail
+    # a pair from the rated items that hid them (finite ratio) would contradict the chapter's sentence
+    assert ref.privacy_checks({}, {1.0: (E_1, E_1)})[0].passed is False
+    assert ref.privacy_checks({"maxsense": {1.0: math.nan}}, PRIVACY["rated"])[0].passed is False
+
+
+def test_privacy_checks_are_undecided_without_a_finite_budget() -> None:
+    checks = ref.privacy_checks({"maxsense": {}}, {})
+    assert [c.passed for c in checks] == [None, None] and checks[0].detail == "no ε"
+
+
+@pytest.mark.parametrize("eps", [0.25, 1.0, 4.0])
+def test_every_release_is_eps_private_except_the_rated_pair(eps: float) -> None:
+    """Enumerated on N = 5, w = 2: each scheme's worst ratio is e^ε exactly (attained: some two users flip
+    every bit); drawing the pair from the rated items exposes them (ratio ∞) but not the ratings."""
+    from dpnet.recommender import privacy
+
+    for scheme, bits in (("pairwise", 1), ("maxsense", 1), ("multi-maxsense", 2)):
+        assert privacy.worst_ratio(scheme, 5, 2, eps, n_bits=bits) == pytest.approx(math.exp(eps), rel=1e-12)
+    assert math.isinf(privacy.worst_ratio("pairwise-rated", 5, 2, eps))
+    assert privacy.worst_ratio("pairwise-rated", 5, 2, eps, ratings_only=True) == pytest.approx(math.exp(eps))
+    probs, _ = privacy.release_probabilities("maxsense", 5, 2, eps)
+    assert np.allclose(probs.sum(axis=0), 1.0)  # a law over the releases, for every datum

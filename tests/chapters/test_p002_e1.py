@@ -1,6 +1,7 @@
-"""Paper 002, E1 (Chapter 7): the explicit lower bounds. Thm 3.3's linear slope (an identity, a unit test
-here), the experiment's checks by name, and :func:`dpnet.reference.recommender.lower_bound_checks`, which
-passes on the pilot's numbers and fails off them."""
+"""Paper 002, E1 (Chapter 7): the explicit lower bounds. Their slopes (properties of closed forms: unit tests
+here, glued by the chapter), the experiment's checks by name, and
+:func:`dpnet.reference.recommender.lower_bound_checks`, which passes on exact informations below the bounds,
+fails on one above, and is undecided on an empty set of sketches."""
 
 from __future__ import annotations
 
@@ -10,37 +11,49 @@ import numpy as np
 import pytest
 from check_cases import assert_all_pass, assert_flips_alone, assert_nan_fails
 from check_cases import case as _case
-from check_cases import failing as _failing
-from check_cases import well_formed as _well_formed
-from check_cases import with_input as _set
-from small import CHECKS
+from check_cases import nan_case as _nan
+from small import CHECKS, small
 
 from dpnet import recommender as rc
 from dpnet.chapters.recommender_maxsense import p002_e1
 from dpnet.params import Cost
 from dpnet.reference import recommender as ref
 
-NAN = math.nan
+
+@pytest.fixture(scope="module")
+def e1() -> p002_e1.LowerBounds:
+    return p002_e1.lower_bounds(small("recommender-maxsense"))
 
 
-def test_thm33_bound_is_linear_in_n() -> None:
-    e1 = p002_e1.lower_bounds()
+def test_the_bounds_grow_as_the_theorems_say(e1: p002_e1.LowerBounds) -> None:
+    """Closed forms: slopes ≈ 2 in N for Thms 4.8 and 4.10 at w = 2, N/(N − 2) ≈ 1 for Thm 3.3; about −2
+    and −1 in w at N = 10⁴."""
+    assert 1.9 <= e1.slopes["Thm 4.8"] <= 2.1 and 1.9 <= e1.slopes["Thm 4.10"] <= 2.1
     assert abs(e1.slopes["Thm 3.3"] - 1) <= 0.01
+    assert -2.2 <= e1.w_slopes["48"] <= -1.8 and -1.2 <= e1.w_slopes["410"] <= -0.8
     n = np.geomspace(1e3, 1e5, 10)
     assert rc.thm33_users(n, 0.5) == pytest.approx((n / 2 - 1) * math.log(2) / 0.5, rel=1e-12)
     assert rc.thm33_users(n, 0.5, "paper") == pytest.approx(n * math.log(2) / 0.5, rel=1e-12)
 
 
-def test_lower_bounds_name_their_checks() -> None:
-    assert [c.name for c in p002_e1.lower_bounds().checks["p002-e1"]] == CHECKS["p002-e1"].split()
+def test_lower_bounds_name_their_checks(e1: p002_e1.LowerBounds) -> None:
+    assert [c.name for c in e1.checks["p002-e1"]] == CHECKS["p002-e1"].split()
+    assert all(c.passed for c in e1.checks["p002-e1"])
+    per_case = len(p002_e1.E1_EXACT) * len(p002_e1.E1_EXACT_EPS)
+    assert len(e1.sketches) == per_case * (p002_e1.E1_QUERIES + 1) and len(e1.exact_table) == per_case
+
+
+def test_the_enumerated_sketches_are_private_and_informative(e1: p002_e1.LowerBounds) -> None:
+    assert (e1.sketches["information"] >= -1e-15).all() and (e1.sketches["information"] > 1e-4).any()
+    assert (e1.extremal["largest at a random point"] <= e1.extremal["largest at an extremal point"]).all()
 
 
 def test_p002_e1_costs_nothing_beyond_the_fixed_seconds() -> None:
     assert p002_e1.cost({"mode": "full"}) == Cost()
 
 
-# E1: slopes ≈ 2, 2 and N/(N − 2) ≈ 1 of (N/2 − 1) ln 2/ε
-LB = {"slopes": {"Thm 4.8": 2.0, "Thm 4.10": 1.98, "Thm 3.3": 1.0004}}
+# E1: exact informations a few hundredths of Thm 4.8's and Thm 4.10's bounds; Lemma C.7 at half its bound
+LB = {"thm48": [0.03, 0.008], "thm410": [0.05, 0.001], "extremal": [(0.105, 0.21, 0.06), (0.23, 0.56, 0.12)]}
 
 BASES = [pytest.param(ref.lower_bound_checks, LB, 3, id="lower_bound")]
 
@@ -52,10 +65,10 @@ def test_every_check_passes_on_the_pilot_numbers(fn, base, count):
 
 # (function, base, input, value just inside, just outside, the one claim that flips, what its detail shows)
 BOUNDARIES = [
-    _case(ref.lower_bound_checks, LB, ("slopes", "Thm 4.8"), 2.099, 2.11, 0, "measured 2.11"),
-    _case(ref.lower_bound_checks, LB, ("slopes", "Thm 4.10"), 1.901, 1.899, 1, "measured 1.899"),
-    _case(ref.lower_bound_checks, LB, ("slopes", "Thm 3.3"), 1.0099, 1.0101, 2, "measured 1.01"),
-    _case(ref.lower_bound_checks, LB, ("slopes", "Thm 3.3"), 0.9901, 0.9899, 2, "measured 0.9899"),
+    _case(ref.lower_bound_checks, LB, "thm48", [1.0], [1.001], 0, "largest 1"),
+    _case(ref.lower_bound_checks, LB, "thm410", [0.5, 1.0], [0.5, 1.01], 1, "largest 1.01"),
+    _case(ref.lower_bound_checks, LB, "extremal", [(0.21, 0.21, 0.2)], [(0.22, 0.21, 0.2)], 2, "1.048"),
+    _case(ref.lower_bound_checks, LB, "extremal", [(0.2, 0.21, 0.2)], [(0.2, 0.21, 0.201)], 2, "0.952"),
 ]
 
 
@@ -66,22 +79,21 @@ def test_each_claim_flips_alone_at_its_boundary(fn, inside, outside, base, index
 
 @pytest.mark.parametrize(
     ("fn", "changed", "base", "failing"),
-    [pytest.param(ref.lower_bound_checks, _set(LB, ("slopes", "Thm 4.10"), NAN), LB, [1], id="lb")],
+    [_nan(ref.lower_bound_checks, LB, "thm48", [0], "lb-48", [0.1, math.nan])],
 )
 def test_nan_fails_the_claim_it_feeds_without_crashing(fn, changed, base, failing):
     assert_nan_fails(fn, changed, base, failing)
 
 
-def test_infinite_values_fail_range_checks():
-    checks = _well_formed(ref.lower_bound_checks(**{**LB, "slopes": {**LB["slopes"], "Thm 4.8": math.inf}}))
-    assert _failing(checks) == [0]
-    assert "inf" in checks[0].detail
-
-
-def test_lower_bound_checks_require_every_theorem():
-    with pytest.raises(KeyError):
-        ref.lower_bound_checks({"Thm 4.8": 2.0, "Thm 4.10": 2.0})
+def test_every_check_is_undecided_on_an_empty_set_of_cases():
+    checks = ref.lower_bound_checks([], [], [])
+    assert [c.passed for c in checks] == [None, None, None]
+    assert [c.detail for c in checks] == [
+        "exact I over the bound: no case",
+        "exact I over the bound: no case",
+        "largest extremal value over the bound : no instance",
+    ]
 
 
 def test_the_checks_are_named_for_their_badges():
-    assert [c.name for c in ref.lower_bound_checks(**LB)] == ["slope-48", "slope-410", "slope-33"]
+    assert [c.name for c in ref.lower_bound_checks(**LB)] == CHECKS["p002-e1"].split()

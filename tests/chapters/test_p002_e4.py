@@ -65,18 +65,23 @@ def test_maxsense_scarce_on_small_sizes() -> None:
     assert math.isnan(e4.slopes["eps_hat"])  # one ε ≤ 2
     checks = e4.checks["p002-e4"]
     assert [c.name for c in checks] == (
-        "collapse slope-n slope-w slope-eps below above prediction means-fast means-subset means-gap".split()
+        "collapse slope-n slope-w slope-eps below above prediction means-fast means-subset means-gap "
+        "thm51-sufficient".split()
     )
+    assert checks[-1].passed  # Thm 5.1's promise, decided at any sizes
     assert all(c.passed in (True, False) for c in checks)
     assert all(c.passed for c in checks if c.name.startswith("means"))  # N = 200 whatever the sizes
     assert list(e4.tables()) == ["p002-e4"]
 
 
-def test_maxsense_off_theta_one_is_undecided() -> None:
+def test_maxsense_off_theta_one_is_undecided_but_for_thm51() -> None:
+    """The book's ranges hold at θ = 1 only; Thm 5.1's promise (its constant is 75/θ) holds at any θ."""
     P = small("recommender-maxsense", theta=0.5)
     e4, e4b = p002_e4.maxsense_scarce(P), p002_e4_theta.sensing_constant(P)
     checks = e4.checks["p002-e4"] + e4b.checks["p002-e4"]
-    assert [c.name for c in checks] == CHECKS["p002-e4"].split() and all(c.passed is None for c in checks)
+    assert [c.name for c in checks] == CHECKS["p002-e4"].split()
+    assert all(c.passed is None for c in checks if c.name != "thm51-sufficient")
+    assert next(c for c in checks if c.name == "thm51-sufficient").passed
     assert e4.reference_case in e4.unique and len(e4.unique) == len(e4.table)
     assert math.isnan(e4.slopes["eps_hat"])  # one ε ≤ 2 only
 
@@ -110,9 +115,13 @@ CONSTANTS = {f"N={n}, w={w}, ε={e:g}": c for (n, w, e), c in PILOT_C.items()}
 FIRST, LAST = next(iter(CONSTANTS)), list(CONSTANTS)[-1]
 COLLAPSE = {"constants": CONSTANTS, "slopes": PILOT_SLOPES}
 
+# E4: measured U_90 about a fifth of the proof's sufficient number (N^-d = 0.1) in every configuration
+SUFFICIENT = {"ratios": {"N=50, w=10, ε=1": 0.17, "N=100, w=10, ε=1": 0.19, "N=100, w=10, ε=∞": 0.2}}
+
 BASES = [
     pytest.param(ref.transition_checks, TRANSITION, 3, id="transition"),
     pytest.param(ref.collapse_checks, COLLAPSE, 4, id="collapse"),
+    pytest.param(ref.sufficient_checks, SUFFICIENT, 1, id="sufficient"),
 ]
 
 
@@ -203,3 +212,19 @@ def test_collapse_nan_constant_after_the_first_fails():
 def test_the_checks_are_named_for_their_badges():
     names = [c.name for c in ref.collapse_checks(**COLLAPSE) + ref.transition_checks(**TRANSITION)]
     assert names == CHECKS["p002-e4"].split()[:7]
+
+
+def test_thm51_sufficient_fails_above_the_proof_and_is_undecided_without_a_configuration():
+    key = "N=100, w=10, ε=1"
+    assert ref.sufficient_checks({**SUFFICIENT["ratios"], key: 1.0})[0].passed
+    over = ref.sufficient_checks({**SUFFICIENT["ratios"], key: 1.01})[0]
+    assert over.passed is False and "1.010" in over.detail
+    assert ref.sufficient_checks({key: math.nan})[0].passed is False
+    assert ref.sufficient_checks({key: math.inf})[0].passed is False
+    empty = ref.sufficient_checks({})[0]
+    assert empty.passed is None and empty.detail == "no configuration"
+
+
+def test_collapse_is_undecided_without_a_configuration():
+    (collapse, *_) = ref.collapse_checks({}, PILOT_SLOPES)
+    assert collapse.passed is None and collapse.detail == "no configuration"

@@ -122,3 +122,11 @@ def test_the_checks_are_named_for_their_badges():
     checks = ref.means_checks(**MEANS)
     assert [c.name for c in checks] == CHECKS["p002-e4"].split()[7:10]
     assert {c.against for c in checks} == {"reference"}
+
+
+def test_a_non_finite_closed_form_fails_the_checks_it_enters():
+    """``_finite`` guards the closed form too, not only the simulators' means."""
+    checks = ref.means_checks(MEANS["fast"], MEANS["subset"], [C0, math.nan])
+    assert [c.passed for c in checks] == [False, False, False]
+    checks = ref.means_checks(MEANS["fast"], MEANS["subset"], [math.inf, C1])
+    assert not checks[0].passed and not checks[1].passed

@@ -35,7 +35,13 @@ ADAPTIVE_RATIO = {n: (2 * n**2 + 2.6 * n**1.5) / (2 * n**2 * (math.log(n) + 2.25
 ONE_BIT = {"relative": {"unconstrained": 1.02, "average_bit": 0.97, "point_query": 1.05, "adaptive": 0.99},
            "adaptive_ratios": ADAPTIVE_RATIO}  # fmt: skip
 
-BASES = [pytest.param(ref.one_bit_checks, ONE_BIT, 7, id="one_bit")]
+# E7: the exactly-1-bit schemes 1.3 to 3 times above the Fano bound
+FANO = {"margins": [1.3, 2.0, 3.0]}
+
+BASES = [
+    pytest.param(ref.one_bit_checks, ONE_BIT, 7, id="one_bit"),
+    pytest.param(ref.fano_checks, FANO, 1, id="fano"),
+]
 
 
 @pytest.mark.parametrize(("fn", "base", "count"), BASES)
@@ -48,6 +54,7 @@ BOUNDARIES = [
     _case(ref.one_bit_checks, ONE_BIT, ("relative", "point_query"), 1.149, 1.151, 2, "formula 1.151"),
     _case(ref.one_bit_checks, ONE_BIT, ("relative", "average_bit"), 0.851, 0.849, 1, "formula 0.849"),
     _case(ref.one_bit_checks, ONE_BIT, ("adaptive_ratios", 128), 0.499, 0.5, 5, "0.500"),
+    _case(ref.fano_checks, FANO, "margins", [1.0, 2.0], [0.99, 2.0], 0, "from 0.99 to 2.00"),
 ]
 
 
@@ -74,6 +81,11 @@ def test_claims_and_details_carry_the_ranges_and_the_measurements():
     assert [c.detail for c in one_bit[4:]] == [f"{ADAPTIVE_RATIO[n]:.3f}" for n in (64, 128, 256)]
 
 
+def test_fano_is_undecided_without_a_scheme():
+    (check,) = ref.fano_checks([])
+    assert check.passed is None and check.detail == "no scheme"
+
+
 def test_the_checks_are_named_for_their_badges():
-    """All but the Fano check, which the experiment builds itself."""
-    assert [c.name for c in ref.one_bit_checks(**ONE_BIT)] == CHECKS["p002-e7"].split()[:-1]
+    names = [c.name for c in [*ref.one_bit_checks(**ONE_BIT), *ref.fano_checks(**FANO)]]
+    assert names == CHECKS["p002-e7"].split()

@@ -20,18 +20,32 @@ def passed(checks: list) -> list[bool | None]:
     return [c.passed for c in checks]
 
 
+RULES = {"later_row_first": 8.273, "earlier_row_first": 8.112, "at_or_above_cutoff": 8.796}
+
+
 def test_p003_fig14_3_tmb_checks_flag_a_wrong_coefficient_and_gap() -> None:
     gaps = dict(reference.clinical.TMB_LAMBDA_GAP)
-    assert all(passed(reference.clinical.tmb_checks(gaps, -0.01776, published=True)))
-    assert (
-        passed(reference.clinical.tmb_checks(gaps, -0.0179, published=True))[0] is False
-    )  # 0.8 % off −0.01776
+    checks = reference.clinical.tmb_checks(gaps, -0.01776, -0.0119, RULES, published=True)
+    names = ["raw-negative", "raw-coef", "gap-raw", "gap-top10", "top10-mle", "top10-mle-every-rule"]
+    assert [c.name for c in checks] == names and all(passed(checks))
+    # the paper prints only the sign: the coefficient's four digits are a reference, not its claim
+    assert [c.against for c in checks[:2]] == ["paper", "reference"]
+    off = reference.clinical.tmb_checks(gaps, -0.0179, -0.0119, RULES, published=True)
+    assert passed(off)[:2] == [True, False]  # 0.8 % off −0.01776, still negative
+    wide = reference.clinical.tmb_checks(gaps, -0.01776, 0.002, RULES, published=True)
+    assert passed(wide)[0] is False  # an interval reaching above 0
     stable = {**gaps, "top10": 8.112}  # the earlier row first: not the reference group's gap
-    assert passed(reference.clinical.tmb_checks(stable, -0.01776, published=True)) == [True, True, False]
-    assert [c.name for c in reference.clinical.tmb_checks(stable, -0.01776, published=False)] == [
-        "raw-coef",
-        "gap-raw",
-    ]
+    assert passed(reference.clinical.tmb_checks(stable, -0.01776, -0.0119, RULES, published=True)) == [
+        True, True, True, False, True, True,
+    ]  # fmt: skip
+    other = reference.clinical.tmb_checks(stable, -0.01776, -0.0119, RULES, published=False)
+    assert [c.name for c in other] == [
+        "raw-negative", "raw-coef", "gap-raw", "top10-mle", "top10-mle-every-rule",
+    ]  # fmt: skip
+    negative = reference.clinical.tmb_checks(
+        {**gaps, "top10": -1.0}, -0.01776, -0.0119, {**RULES, "earlier_row_first": -1.0}, published=False
+    )
+    assert passed(negative)[-2:] == [False, False]
 
 
 @pytest.mark.parametrize(
@@ -61,11 +75,21 @@ def test_p003_fig14_3_cancer_cohort_keeps_the_default_gap_and_tabulates_every_ti
     assert rules.loc["earlier_row_first", "Λ(log 0.15) − Λ(0)"] == pytest.approx(8.112, abs=5e-4)
     assert rules.loc["at_or_above_cutoff", "Λ(log 0.15) − Λ(0)"] == pytest.approx(8.796, abs=5e-4)
     assert rules["patients"].tolist() == [166, 166, 167]
+    assert rules["top-20 % group"].tolist() == [332, 332, 333]
     assert rules["tied rows taken"].tolist() == ["1331", "1156", "1156, 1331"]
-    assert [c.name for c in cancer.checks["p003-fig14-3"]] == ["raw-coef", "gap-raw", "gap-top10"]
+    names = [c.name for c in cancer.checks["p003-fig14-3"]]
+    assert names == ["raw-negative", "raw-coef", "gap-raw", "gap-top10", "top10-mle", "top10-mle-every-rule"]
+    assert all(c.passed for c in cancer.checks["p003-fig14-3"])
+    # the facts the chapter glues: 1662 patients, 166 and 332 intended, 2 and 4 tied, 1 and 3 of them in
+    assert cancer.ties == {
+        "patients": 1662, "top10_size": 166, "top10_cut": pytest.approx(26.56), "top10_tied": 2,
+        "top10_tied_in": 1, "top20_size": 332, "top20_cut": pytest.approx(14.7568, abs=1e-4), "top20_tied": 4,
+        "top20_tied_in": 3,
+    }  # fmt: skip
+    assert cancer.reference_gap == reference.clinical.TMB_LAMBDA_GAP["top10"]
     other = cancer_cohort(resolve("hypothesis-testing", {"tmb_ties": "earlier_row_first"}), data)
     assert other.gap["top10"] == pytest.approx(8.112, abs=5e-4)
-    assert [c.name for c in other.checks["p003-fig14-3"]] == ["raw-coef", "gap-raw"]
+    assert "gap-top10" not in [c.name for c in other.checks["p003-fig14-3"]]
 
 
 def test_p003_fig14_3_costs_nothing_beyond_the_chapter_s_fixed_seconds() -> None:

@@ -18,6 +18,15 @@ def test_p003_fig14_4_tmb_mle_check_fails_with_raw_tmb_and_holds_with_the_top10_
     )
 
 
+def test_p003_fig14_4_chance_check_passes_near_a_coin_flip_only() -> None:
+    """The measured rate's 95 % interval must lie within 0.1 of ½: its standard error counts."""
+    check = reference.clinical.tmb_chance_check
+    assert check(0.523, 1000).passed and check(0.53, 200).passed and check(0.45, 1000).passed
+    assert not check(0.75, 1000).passed and not check(0.3, 1000).passed
+    assert not check(0.55, 200).passed  # within 0.1 of ½, but not its 95 % interval
+    assert check(0.523, 1000).name == "top10-near-chance"
+
+
 def test_p003_fig14_4_cost_peaks_below_the_actg_runs() -> None:
     """The cancer cohort's runs hold a study's arrays, never more than the ACTG runs with their oracle."""
     values = dict(resolve("hypothesis-testing", {}))

@@ -22,3 +22,13 @@ def test_p003_fig4_checks_pass_on_the_reference_fit_and_find_another_best_arm() 
 
 def test_p003_fig4_costs_nothing_beyond_the_chapter_s_fixed_seconds() -> None:
     assert p003_fig4.cost(dict(resolve("hypothesis-testing", {}))) == Cost()
+
+
+def test_p003_fig4_interval_check_is_undecided_without_treatments() -> None:
+    """Every treatment's interval below 0: passes, fails with one interval crossing 0, and is undecided
+    (not passed) over an empty set of treatments."""
+    check = reference.clinical.figure4_interval_check
+    assert check({"ZDV+ddI": -0.46, "ddI": -0.30}).passed is True
+    assert check({"ZDV+ddI": -0.46, "ddI": 0.05}).passed is False
+    empty = check({})
+    assert empty.passed is None and empty.name == "below-zero"

@@ -1,23 +1,26 @@
-"""Paper 004, E0 (:mod:`dpnet.chapters.functional_perturbation.p004_e0`): the floor of the larger error of
-an ε-DP test, and its check (:func:`dpnet.reference.funcpert.floor_checks`) against the closed form
-1/(1 + e^ε) (note-fp-error-floor): it passes on the closed form, flips alone just outside its tolerance,
-and nan fails it."""
+"""Paper 004, E0 (:mod:`dpnet.chapters.functional_perturbation.p004_e0`): what ε means for a test. Its check
+(:func:`dpnet.reference.funcpert.error_region_checks`) passes on audited bounds below each ε, flips alone
+just above one, fails on nan, is undecided with no ε, and fails on the tests of a mechanism with too little
+noise. The floor 1/(1 + e^ε) of the region, fixed by ε alone, is a unit test here (note-fp-error-floor),
+not a check."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from check_cases import assert_all_pass_by_name, assert_flips_alone_by_name, assert_nan_fails_by_name
 from check_cases import case as _case
-from check_cases import refuted as _failing
-from check_cases import with_input as _set
+from check_cases import nan_case_by_name as _nan
+from small import params
 
+from dpnet import funcpert as fp
 from dpnet import reference as ref
 from dpnet.chapters.functional_perturbation import p004_e0
 from dpnet.params import Cost
 
-NAN = math.nan
+CHAPTER = "functional-perturbation"
 
 
 def _floor(eps):
@@ -25,11 +28,11 @@ def _floor(eps):
     return 1 / (1 + math.exp(eps))
 
 
-FLOOR_EPS = (0.1, 0.5, 1.0, 2.0)
-FLOOR = {"floors": {e: _floor(e) for e in FLOOR_EPS}}
+# the audited lower bounds of a quick run, each below its ε
+REGION = {"audited": {0.1: -0.003, 0.5: 0.314, 1.0: 0.673, 2.0: 1.458}}
 
 # (function, base, their names in order)
-BASES = [pytest.param(ref.funcpert.floor_checks, FLOOR, ["floor"], id="floor")]
+BASES = [pytest.param(ref.funcpert.error_region_checks, REGION, ["tests-in-region"], id="region")]
 
 
 @pytest.mark.parametrize(("fn", "base", "names"), BASES)
@@ -37,14 +40,13 @@ def test_every_check_passes_on_the_reference_values(fn, base, names):
     assert_all_pass_by_name(fn, base, names)
 
 
-F01, F1 = _floor(0.1), _floor(1.0)
 # (function, base, input, value just inside, just outside, the one claim that flips, what its detail shows)
 BOUNDARIES = [
-    # within 1e-3 of 1/(1 + e^ε) on either side
-    _case(ref.funcpert.floor_checks, FLOOR, ("floors", 1.0), F1 + 0.00099, F1 + 0.00101, 0,
-          "0.26995 vs 0.26894"),
-    _case(ref.funcpert.floor_checks, FLOOR, ("floors", 0.1), F01 - 0.00099, F01 - 0.00101, 0,
-          "0.47401 vs 0.47502"),
+    # a bound ≤ its ε (inclusive)
+    _case(ref.funcpert.error_region_checks, REGION, ("audited", 2.0), 2.0, 2.001, 0,
+          "ε = 2: lower bound 2.001"),
+    _case(ref.funcpert.error_region_checks, REGION, ("audited", 0.1), 0.1, 0.11, 0,
+          "ε = 0.1: lower bound 0.110"),
 ]  # fmt: skip
 
 
@@ -54,7 +56,7 @@ def test_each_claim_flips_alone_at_its_boundary(fn, inside, outside, base, index
 
 
 # (function, inputs with one value nan, the checks that must fail)
-NANS = [pytest.param(ref.funcpert.floor_checks, _set(FLOOR, ("floors", 0.5), NAN), [0], id="floor")]
+NANS = [_nan(ref.funcpert.error_region_checks, REGION, ("audited", 0.5), [0], "region")]
 
 
 @pytest.mark.parametrize(("fn", "inputs", "failing"), NANS)
@@ -62,41 +64,52 @@ def test_nan_fails_the_claims_it_feeds(fn, inputs, failing):
     assert_nan_fails_by_name(fn, inputs, failing)
 
 
-def test_no_epsilon_leaves_the_floor_undefined_not_an_error():
-    assert ref.funcpert.floor_checks({})[0].passed is None
+def test_no_epsilon_leaves_the_region_undecided_not_passed():
+    (check,) = ref.funcpert.error_region_checks({})
+    assert check.passed is None and check.detail == "undefined: no ε audited"
 
 
-def test_the_floor_check_discriminates_the_floors_the_notes_contrast():
-    # the slide's (e^ε − 1)/(e^{2ε} − 1) is the same floor; the 2ε (group) floor 1/(1 + e^{2ε}) is not
-    slide = {e: (math.exp(e) - 1) / (math.exp(2 * e) - 1) for e in FLOOR_EPS}
-    assert _failing(ref.funcpert.floor_checks(slide)) == []
-    assert _failing(ref.funcpert.floor_checks({e: _floor(2 * e) for e in FLOOR_EPS})) == [0]
+def test_an_event_that_never_occurs_is_no_evidence_against_the_region():
+    assert ref.funcpert.error_region_checks({1.0: -math.inf})[0].passed is True
 
 
-def test_the_floor_s_detail_carries_the_numbers():
-    (floor,) = ref.funcpert.floor_checks(**FLOOR)
-    assert floor.detail == (
-        "ε = 0.1: 0.47502 vs 0.47502; ε = 0.5: 0.37754 vs 0.37754; ε = 1: 0.26894 vs 0.26894; "
-        "ε = 2: 0.11920 vs 0.11920"
+def test_the_tests_of_a_mechanism_with_too_little_noise_leave_the_region() -> None:
+    """The check can fail: at ε = 1, a mechanism drawn with 0.3 of the theorem's noise lets the adversary's
+    tests cross the region's boundary, and the audited bound exceeds ε."""
+    delta = fp.extremal_shift(20, 2.0, 1.0)
+    delta = delta / fp.vq_norm(delta, 2.0)
+    scales = 0.3 * fp.laplace_scales(20, fp.gamma(1.0, 2.0, 1.0), 1.0)
+    audit = fp.likelihood_ratio_audit(delta, scales, 20_000, np.random.default_rng(3))
+    fa, md = audit.errors()
+    assert np.any(1 - md > math.e * fa + 0.05)  # a test well outside 1 − p_MD ≤ e^ε p_FA
+    assert (
+        ref.funcpert.error_region_checks({1.0: audit.log_ratio(ref.funcpert.AUDIT_ALPHA)})[0].passed is False
     )
 
 
-def test_the_librarys_numerical_floor_passes():
-    from dpnet import funcpert as fp
+@pytest.mark.parametrize("eps", p004_e0.E0_EPS)
+def test_the_floor_of_the_region_is_the_closed_form(eps: float) -> None:
+    """The numerical min over the region of max(p_FA, p_MD) equals 1/(1 + e^ε) within 1e-3, the slide's
+    (e^ε − 1)/(e^{2ε} − 1) is the same number, and a test that never rejects (p_FA = 0) is allowed: the
+    slide's bound holds for the larger error, not for each."""
+    assert abs(fp.error_rate_floor(eps) - _floor(eps)) <= ref.funcpert.FLOOR_TOLERANCE
+    assert (math.exp(eps) - 1) / (math.exp(2 * eps) - 1) == pytest.approx(_floor(eps), rel=1e-12)
+    assert fp.min_miss_probability(np.array([0.0]), eps)[0] == pytest.approx(1.0)
 
-    floors = {e: fp.error_rate_floor(e) for e in FLOOR_EPS}
-    assert _failing(ref.funcpert.floor_checks(floors)) == []
-    assert all(abs(f - _floor(e)) <= 1e-5 for e, f in floors.items())
-    assert _failing(ref.funcpert.floor_checks({1000.0: 0.0})) == [], "no overflow at a large ε"
 
-
-def test_the_experiment_records_its_floors_and_nothing_else():
-    """E0 computes the floors at the budgets of its figure, checks them, and states every member a result
-    is recorded by (``dpnet.results.Recordable``), with no table and no deviation."""
-    e0 = p004_e0.hypothesis_testing()
-    assert tuple(e0.floors) == p004_e0.E0_EPS
-    assert [c.name for c in e0.checks["p004-e0"]] == ["floor"]
-    assert e0.metrics() == {"error_rate_floor": {f"{e:g}": f for e, f in e0.floors.items()}}
+def test_the_experiment_records_its_floors_tests_and_audit() -> None:
+    """E0 computes the floors and audits the mechanism at the budgets of its figure, and states every member
+    a result is recorded by (``dpnet.results.Recordable``), with no table and no deviation. Its tests lie in
+    the region within the Monte Carlo error, and none beats the floor by more than that."""
+    P = params(CHAPTER)
+    e0 = p004_e0.hypothesis_testing(P)
+    assert tuple(e0.floors) == tuple(e0.tests) == tuple(e0.audited) == p004_e0.E0_EPS
+    assert [c.name for c in e0.checks["p004-e0"]] == ["tests-in-region"] and e0.checks["p004-e0"][0].passed
+    assert set(e0.metrics()) == {"error_rate_floor", "best_test_larger_error", "audited_log_ratio"}
+    for eps, (fa, md) in e0.tests.items():
+        assert fa.shape == md.shape == (199,)
+        assert np.all(1 - md <= math.exp(eps) * fa + 0.02) and np.all(1 - fa <= math.exp(eps) * md + 0.02)
+        assert e0.best_larger_error[eps] >= _floor(eps) - 0.02
     assert (e0.tables(), e0.deviations, e0.paper_setting) == ({}, (), True)
 
 

@@ -19,9 +19,9 @@ from dpnet.params import Cost
 
 CHAPTER = "functional-perturbation"
 
-# a contraction, and a projection's variational inequality ≤ 0 (illustrative)
-PROJECTION = {"expansion": -1e-3, "variational": -4e-3}
-# the truth strictly inside S in both problems (illustrative slack)
+# a contraction, and a projection's variational inequality ≤ 0 up to rounding (illustrative)
+PROJECTION = {"expansion": -1e-3, "variational": 1e-14, "pairs": 11_000}
+# the truth strictly inside S (illustrative slack); the chapter checks the 2-D problem only
 FEASIBILITY = {"violations": {"1-D quadratic": -0.25, "2-D logistic": -0.4}}
 
 # (function, base, their names in order)
@@ -44,7 +44,8 @@ def test_every_check_passes_on_the_reference_values(fn, base, names):
 BOUNDARIES = [
     # ≤ 1e-6, ≤ 1e-8 (inclusive)
     _case(ref.funcpert.projection_checks, PROJECTION, "expansion", 1e-6, 1.01e-6, 0, "measured 1.01e-06"),
-    _case(ref.funcpert.projection_checks, PROJECTION, "variational", 1e-8, 1.01e-8, 1, "1.01e-08"),
+    _case(ref.funcpert.projection_checks, PROJECTION, "variational", 1e-8, 1.01e-8, 1,
+          "largest over 11000 pairs 1.01e-08"),
     # ≤ 0 (inclusive, −0.0 too); the smallest positive float fails
     _case(ref.funcpert.feasibility_checks, FEASIBILITY, ("violations", "1-D quadratic"), -0.0, 5e-324, 0,
           "4.94e-324"),
@@ -84,11 +85,40 @@ def test_the_chapter_s_anatomy_holds_its_identities() -> None:
         assert np.abs(problem.basis.gram() - np.eye(K)).max() <= ref.funcpert.GRAM_TOLERANCE
     assert e1.diagnostics["violation"] <= ref.funcpert.PROJECTION_TOLERANCES["feasible"]
     assert e1.diagnostics["unchanged"] is True
-    assert [c.name for c in e1.checks["p004-e1"]] == ["non-expansive", "variational", "truth-in-s-1d",
-                                                      "truth-in-s-2d"]  # fmt: skip
+    # the inequality is tested for every draw against every agent's truth and every draw's projection
+    assert e1.diagnostics["pairs"] == p004_e1.E1_DRAWS * (setup.quadratic.n_agents + p004_e1.E1_DRAWS)
+    assert [c.name for c in e1.checks["p004-e1"]] == ["non-expansive", "variational", "truth-in-s-2d"]
+    # the quadratics lie in S by construction: a unit test, not a check
+    assert e1.violations["1-D quadratic"] < 0
     assert all(c.passed for c in e1.checks["p004-e1"])
     assert e1.deviations == (("p004-e1", e1.deviations[0][1], "note-fp-choices"),)
 
 
 def test_its_cost_is_in_the_chapter_s_fixed_seconds():
     assert p004_e1.cost({}) == Cost()
+
+
+def test_a_map_that_overshoots_the_projection_breaks_the_variational_inequality(monkeypatch) -> None:
+    """The check can fail: a map that moves each infeasible input 1 % past its projection (its outputs can
+    leave S, the inequality against the other outputs catches it) gives a largest (ĉ − Pĉ)ᵀ(y − Pĉ) far
+    above the tolerance, where the projection itself stays within it."""
+    from dpnet import funcpert as fp
+    from dpnet.funcpert import regular
+
+    quad = fp.quadratic_problem(10, 20, np.random.default_rng(0))
+    draws = quad.coefficients[0] + fp.perturbation(20, 1.0, 2.0, 1.0, np.random.default_rng(1), 40)
+    good = fp.projection_diagnostics(draws, quad.S, quad.coefficients)
+    true_project = regular.project
+
+    def overshoot(c, S, **kw):
+        out = true_project(c, S, **kw)
+        return out + 0.01 * (out - np.asarray(c))
+
+    monkeypatch.setattr(regular, "project", overshoot)
+    bad = fp.projection_diagnostics(draws, quad.S, quad.coefficients)
+    tol = ref.funcpert.PROJECTION_TOLERANCES["variational"]
+    checks = {
+        name: ref.funcpert.projection_checks(d["expansion"], d["variational"], d["pairs"])[1].passed
+        for name, d in (("good", good), ("bad", bad))
+    }
+    assert good["variational"] <= tol < bad["variational"] and checks == {"good": True, "bad": False}

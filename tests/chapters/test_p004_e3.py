@@ -192,16 +192,24 @@ def test_the_tables_the_chapter_shows_are_the_trade_off_s_own_numbers() -> None:
     table = pd.DataFrame({"problem": ["quadratic"] * 4, "q": [2.0, 2.0, 4.0, 4.0], "eps": [1.0, 10.0] * 2,
                           "mean_error": [0.1, 0.01, 0.05, 0.005],
                           "rms_error": [0.12, 0.012, 0.06, 0.006]})  # fmt: skip
-    e3 = p004_e3.Tradeoff((2.0, 4.0), np.array([1.0, 10.0]), table, {2.0: -0.9, 4.0: NAN}, 2.0, {})
+    empty = pd.DataFrame(columns=["q", "eps", "draws", "ratio", "moved", "at_end"])
+    e3 = p004_e3.Tradeoff((2.0, 4.0), np.array([1.0, 10.0]), table, {2.0: -0.9, 4.0: NAN}, 2.0, empty, {})
     assert e3.mean_errors.loc[10.0, 4.0] == 0.005 and e3.mean_errors.index.name == "eps"
     assert e3.slope_table["q"].tolist() == [2.0, 4.0]
     assert (e3.slope_table["bound's exponent −2/(d+4)"] == p004_e3.BOUND_SLOPE_1D).all()
     assert e3.slope_range == (-0.9, -0.9)
-    assert (e3.metrics(), list(e3.tables()), e3.paper_setting) == ({}, ["fp-tradeoff-1d"], True)
+    assert (e3.metrics(), list(e3.tables()), e3.paper_setting) == (
+        {},
+        ["fp-tradeoff-1d", "fp-largest-eps"],
+        True,
+    )
+    # no study of a large ε: the shares it measures are undefined, not zero
+    assert math.isnan(e3.moved(2.0)) and math.isnan(e3.moved_at_end)
 
 
 def test_its_cost_is_the_runs_of_its_grid() -> None:
-    """``Q·E·runs`` runs of ``5·10⁻⁴ + 3·10⁻⁵·n·K + 1.85·10⁻⁵·K²`` seconds, nothing held."""
+    """``Q·(E + 4)·runs`` runs (the grid and the study of its largest ε) of ``5·10⁻⁴ + 3·10⁻⁵·n·K +
+    1.85·10⁻⁵·K²`` seconds, nothing held."""
     values = {
         "n_agents": 10,
         "basis_order": 20,
@@ -210,5 +218,41 @@ def test_its_cost_is_the_runs_of_its_grid() -> None:
         "runs": 20,
     }
     cost = p004_e3.cost(values)
-    assert cost.seconds == pytest.approx(120 * (5e-4 + 3e-5 * 200 + 1.85e-5 * 400), rel=1e-12)
+    assert cost.seconds == pytest.approx(280 * (5e-4 + 3e-5 * 200 + 1.85e-5 * 400), rel=1e-12)
     assert (cost.peak, cost.kept) == (0.0, 0.0)
+
+
+def test_denoising_is_claimed_on_every_cell_with_q_at_most_2_and_eps_at_most_10_only():
+    """Every cell of the set decides it (one above 0.8 fails it); cells outside the set (q = 4, or ε = 100)
+    are not claimed, whatever their ratio; an empty set leaves it undecided, not passed."""
+    base = {**TRADEOFF, "linear_ratio": {(1.5, 1.0): 0.2, (2.0, 10.0): 0.39, (4.0, 10.0): 1.06,
+                                         (2.0, 100.0): 0.87}}  # fmt: skip
+    denoising = ref.funcpert.tradeoff_checks(**base)[4]
+    assert denoising.passed is True and "q = 4" not in denoising.detail and "ε = 100)" not in denoising.detail
+    assert ref.funcpert.tradeoff_checks(**_set(base, ("linear_ratio", (1.5, 1.0)), 0.8))[4].passed is False
+    empty = ref.funcpert.tradeoff_checks(**{**TRADEOFF, "linear_ratio": {(4.0, 10.0): 0.5, (2.0, 1e3): 1.0}})
+    assert empty[4].passed is None and empty[4].detail.startswith("undefined: no cell with q ≤ 2")
+
+
+def test_the_linear_regime_is_decided_at_any_large_eps_and_undecided_without_one():
+    """The largest ε of a grid need not be 1000: ε = 10⁶ decides it; with no ratio at ε ≥ 1000 it is
+    undecided (the study of the largest ε had fewer than 400 draws, or the grid has no large ε)."""
+    large = ref.funcpert.tradeoff_checks(**{**TRADEOFF, "linear_ratio": {(2.0, 1e6): 1.02}})[3]
+    assert large.passed is True and "ε = 1e+06" in large.detail
+    assert ref.funcpert.tradeoff_checks(**{**TRADEOFF, "linear_ratio": {(2.0, 1e6): 0.84}})[3].passed is False
+    none = ref.funcpert.tradeoff_checks(**{**TRADEOFF, "linear_ratio": {(2.0, 10.0): 0.3}})[3]
+    assert none.passed is None and "400 draws" in none.detail
+
+
+def test_the_inputs_take_the_denoising_cells_from_the_table_and_the_large_eps_from_the_study():
+    """The study's ratio enters only with at least LINEAR_REGIME_RUNS draws; the table's cells with q ≤ 2 and
+    ε ≤ 10 all enter, the others not."""
+    rows = [{"q": q, "eps": e, "mean_error": 1.0 / e, "rms_error": 0.5, "linearised_rms": 1.0}
+            for q in (2.0, 4.0) for e in (1.0, 10.0, 1000.0)]  # fmt: skip
+    table = pd.DataFrame(rows)
+    study = pd.DataFrame([{"q": 2.0, "eps": 1000.0, "draws": p004_e3.LINEAR_REGIME_RUNS, "ratio": 0.99,
+                           "moved": 1.0, "at_end": 1.0},
+                          {"q": 4.0, "eps": 1000.0, "draws": p004_e3.LINEAR_REGIME_RUNS - 1, "ratio": 0.5,
+                           "moved": 0.1, "at_end": 1.0}])  # fmt: skip
+    ratios, _, _ = p004_e3._tradeoff_inputs(table, study)
+    assert ratios == {(2.0, 1.0): 0.5, (2.0, 10.0): 0.5, (2.0, 1000.0): 0.99}

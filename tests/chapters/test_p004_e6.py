@@ -1,8 +1,9 @@
 """Paper 004, E6 (:mod:`dpnet.chapters.functional_perturbation.p004_e6`): the message-perturbation
 baseline, its identities, and its checks (:func:`dpnet.reference.funcpert.huang_floor_checks`,
-:func:`dpnet.reference.funcpert.impossibility_checks`): they pass on the book's predictions (floors 0.013
-and 2·10⁻⁴, log-ratios 1.5/8.3), each flips alone just outside its range, nan and ∞ fail the claim they
-feed, and swapped floors or a bounded log-ratio fail."""
+:func:`dpnet.reference.funcpert.impossibility_checks`): they pass on a floor 1.13 times its consensus
+prediction, a floor of 2·10⁻⁴ with Σ s_k = 10, and lower bounds 2.3/7.0 on the log-ratio; each flips alone
+just outside its range, nan and ∞ fail the claim they feed, and swapped floors or a bounded log-ratio
+fail."""
 
 from __future__ import annotations
 
@@ -22,12 +23,12 @@ from dpnet.chapters.functional_perturbation import p004_e6
 INF = math.inf
 CHAPTER = "functional-perturbation"
 
-HUANG = {"floor_short": 0.013, "floor_long": 2e-4}
-IMPOSSIBILITY = {"log_ratio_10": 1.5, "log_ratio_100": 8.3}
+HUANG = {"floor_ratio": 1.13, "floor_long": 2e-4}
+IMPOSSIBILITY = {"log_ratio_10": 2.3, "log_ratio_100": 7.0}
 
 # (function, base, their names in order)
 BASES = [
-    pytest.param(ref.funcpert.huang_floor_checks, HUANG, ["floor-short", "floor-long"], id="huang_floor"),
+    pytest.param(ref.funcpert.huang_floor_checks, HUANG, ["floor-travel", "floor-long"], id="huang_floor"),
     pytest.param(ref.funcpert.impossibility_checks, IMPOSSIBILITY, ["impossibility"], id="impossibility"),
 ]
 
@@ -39,12 +40,13 @@ def test_every_check_passes_on_the_reference_values(fn, base, names):
 
 # (function, base, input, value just inside, just outside, the one claim that flips, what its detail shows)
 BOUNDARIES = [
-    # ≥ 5e-3 (inclusive); < 1e-3 (strict)
-    _case(ref.funcpert.huang_floor_checks, HUANG, "floor_short", 5e-3, 4.99e-3, 0, "floor 0.00499"),
+    # in [2/3, 3/2] (inclusive); < 1e-3 (strict)
+    _case(ref.funcpert.huang_floor_checks, HUANG, "floor_ratio", 1.5, 1.501, 0, "prediction = 1.5"),
+    _case(ref.funcpert.huang_floor_checks, HUANG, "floor_ratio", 2 / 3, 0.666, 0, "prediction = 0.666"),
     _case(ref.funcpert.huang_floor_checks, HUANG, "floor_long", 0.99e-3, 1e-3, 1, "floor 0.001"),
     # ≥ 5 at K = 100 (inclusive), and strictly above the value at K = 10 (a tie fails)
     _case(ref.funcpert.impossibility_checks, IMPOSSIBILITY, "log_ratio_100", 5.0, 4.99, 0, "4.99 at K = 100"),
-    _case(ref.funcpert.impossibility_checks, IMPOSSIBILITY, "log_ratio_10", 8.29, 8.3, 0, "8.30 at K = 10"),
+    _case(ref.funcpert.impossibility_checks, IMPOSSIBILITY, "log_ratio_10", 6.99, 7.0, 0, "7.00 at K = 10"),
 ]
 
 
@@ -55,7 +57,7 @@ def test_each_claim_flips_alone_at_its_boundary(fn, inside, outside, base, index
 
 # (function, inputs with one value nan, the checks that must fail)
 NANS = [
-    _nan(ref.funcpert.huang_floor_checks, HUANG, "floor_short", [0], "huang-short"),
+    _nan(ref.funcpert.huang_floor_checks, HUANG, "floor_ratio", [0], "huang-travel"),
     _nan(ref.funcpert.huang_floor_checks, HUANG, "floor_long", [1], "huang-long"),
     _nan(ref.funcpert.impossibility_checks, IMPOSSIBILITY, "log_ratio_100", [0], "impossibility"),
 ]
@@ -69,7 +71,7 @@ def test_nan_fails_the_claims_it_feeds(fn, inputs, failing):
 @pytest.mark.parametrize(
     ("fn", "base", "key", "index"),
     [
-        pytest.param(ref.funcpert.huang_floor_checks, HUANG, "floor_short", 0, id="floor-short"),
+        pytest.param(ref.funcpert.huang_floor_checks, HUANG, "floor_ratio", 0, id="floor-travel"),
         pytest.param(
             ref.funcpert.impossibility_checks, IMPOSSIBILITY, "log_ratio_100", 0, id="impossibility"
         ),
@@ -81,15 +83,18 @@ def test_infinity_fails_one_sided_claims(fn, base, key, index):
 
 
 def test_the_message_checks_discriminate_what_the_notes_contrast():
-    # the two schedules' floors swapped fail both
-    assert _failing(ref.funcpert.huang_floor_checks(2e-4, 0.013)) == [0, 1]
+    # a floor far from its consensus prediction, and a long schedule that stops as short, fail both
+    assert _failing(ref.funcpert.huang_floor_checks(0.2, 0.013)) == [0, 1]
     # a log-ratio held at an ε-DP bound (no growth with K) fails
     assert _failing(ref.funcpert.impossibility_checks(1.5, 1.5)) == [0]
 
 
 def test_the_message_details_carry_the_numbers():
-    assert [c.detail for c in ref.funcpert.huang_floor_checks(**HUANG)] == ["floor 0.013", "floor 0.0002"]
-    assert ref.funcpert.impossibility_checks(**IMPOSSIBILITY)[0].detail == "1.50 at K = 10, 8.30 at K = 100"
+    assert [c.detail for c in ref.funcpert.huang_floor_checks(**HUANG)] == [
+        "floor / prediction = 1.13",
+        "floor 0.0002",
+    ]
+    assert ref.funcpert.impossibility_checks(**IMPOSSIBILITY)[0].detail == "2.30 at K = 10, 7.00 at K = 100"
 
 
 def test_the_message_baseline_s_accountants_hold_their_identities() -> None:
@@ -102,9 +107,14 @@ def test_the_message_baseline_s_accountants_hold_their_identities() -> None:
     geometric, convergent = e6.accountants.values()
     assert geometric[-1] == pytest.approx(1.0, rel=ref.funcpert.ACCOUNTANT_RTOL)
     assert convergent[9999] / convergent[99] >= ref.funcpert.CONVERGENT_GROWTH_MIN
-    assert [c.name for c in e6.checks["p004-e6"]] == ["floor-short", "floor-long", "impossibility"]
+    assert [c.name for c in e6.checks["p004-e6"]] == ["impossibility", "floor-travel", "floor-long"]
     assert e6.schedules == 16 and len(e6.best) == len(p004_e6.MESSAGE_EPS)
-    assert e6.log_ratio_cap == pytest.approx(math.log(101))
+    # 100 runs: every run under I in O and none under I′ shows log(0.025^(1/100)) − log(1 − 0.025^(1/100))
+    assert e6.log_ratio_cap == pytest.approx(math.log(0.025**0.01) - math.log(1 - 0.025**0.01), rel=1e-6)
+    assert all(e6.log_ratio(K) <= e6.log_ratio_cap + 1e-12 for K in (10, 50, 100))
+    # the floor is checked on the problem whose optimum lies farther from the start
+    far = max(e6.start_distance, key=e6.start_distance.get)
+    assert e6.travel == far and e6.floor_ratio == e6.floors[far] / e6.predictions[far]
 
 
 def test_its_cost_is_its_floors_tuning_and_impossibility_runs() -> None:

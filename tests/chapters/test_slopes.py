@@ -17,11 +17,16 @@ def test_slopes_table_gathers_figures_3_5_and_6() -> None:
     fig3, fig5 = chapter.mvue_signal(P, nets), chapter.online_signal(P, nets)
     fig6 = chapter.online_network(P, nets, fig3, fig5)
     table = chapter.slope_table(fig3, fig5, fig6)
-    assert list(table.table.algorithm) == ["MVUE", "OL-S", "OL-S", "OL-N", "OL-N"]
-    assert list(table.table.window) == ["[75, 150]", "[10, 100]", "[10, 100]", "[15, 150]", "[15, 150]"]
-    assert list(table.tables()) == ["slopes"] and len(table.metrics()["slopes"]) == 5
+    # Figure 5's German rows: the figure's path without and with DP, then the RMS over 30 data draws that
+    # the early window's check fits
+    assert list(table.table.algorithm) == ["MVUE", "OL-S", "OL-S", "OL-S", "OL-N", "OL-N"]
+    assert list(table.table.window) == ["[75, 150]", *["[10, 100]"] * 3, "[15, 150]", "[15, 150]"]
+    assert table.table.quantity.iloc[3] == "error without DP, RMS over 30 data draws"
+    assert list(table.tables()) == ["slopes"] and len(table.metrics()["slopes"]) == 6
     assert all(hasattr(table, name) for name in RECORDED)
     assert table.checks == {} and table.deviations == () and table.paper_setting
+    values = table.glue_values()
+    assert list(values) == ["us_ol_s_slope", "us_ol_s_exact"] and all(v != v for v in values.values())  # nan
 
 
 def test_slopes_cost_is_negligible() -> None:

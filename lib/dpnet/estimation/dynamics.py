@@ -34,6 +34,7 @@ __all__ = [
     "ALGORITHMS",
     "Algorithm",
     "Run",
+    "propagate",
     "simulate",
     "step",
 ]
@@ -244,3 +245,36 @@ def simulate(
     nonprivate = states[:, :, 0]
     private = np.moveaxis(states[:, :, 1:].reshape(times.size, n, c, r), 1, -1)
     return Run(times, nonprivate, private, input_mean)
+
+
+def propagate(
+    algorithm: Algorithm, A: sparse.sparray | sparse.spmatrix, inputs: ArrayLike, *, horizon: int
+) -> NDArray[np.float64]:
+    """The state at ``horizon`` of an algorithm's recursion driven by given inputs, ``k`` columns at once.
+
+    The recursions are linear, so a run with noise is its non-private twin plus this propagation of the
+    noise alone; :func:`propagate` serves noise that is not drawn afresh (a fixed offset, say).
+    ``inputs`` has shape ``(n, k)`` for ``"mvue"`` (the initial state ``ν_0``) and ``(n, T, k)`` for the
+    other algorithms (the input of round ``t`` is ``inputs[:, t − 1]``; ``"mvue_naive"`` starts from
+    zero). Returns the ``(n, k)`` state after ``horizon`` rounds.
+    """
+    if algorithm not in ALGORITHMS:
+        raise ParameterError(f"algorithm must be one of {ALGORITHMS} (got {algorithm!r})")
+    W = sparse.csr_array(A, dtype=float)
+    U = np.asarray(inputs, dtype=float)
+    n, T = W.shape[0], int(horizon)
+    if T < 1 or T != horizon:
+        raise ParameterError(f"horizon must be an integer ≥ 1 (got {horizon})")
+    if algorithm == "mvue":
+        if U.ndim != 2 or U.shape[0] != n:
+            raise ParameterError(f"the MVUE's inputs must have shape ({n}, k) (got {U.shape})")
+        state = U.copy()
+        for t in range(1, T + 1):
+            state = step(algorithm, W, state, None, t)
+        return state
+    if U.ndim != 3 or U.shape[0] != n or U.shape[1] < T:
+        raise ParameterError(f"inputs must have shape ({n}, T ≥ {T}, k) (got {U.shape})")
+    state = np.zeros((n, U.shape[2]))
+    for t in range(1, T + 1):
+        state = step(algorithm, W, state, U[:, t - 1], t)
+    return state

@@ -9,7 +9,11 @@ sends. With a global sensitivity ``Δ = sup_s |ξ'(s)|`` (:func:`laplace_scales`
 
 For ``ξ = log s`` the global sensitivity is unbounded, and the paper calibrates to the γ-smooth
 sensitivity of Nissim, Raskhodnikova and Smith, ``S*(s) = 2 ln(2/δ)/(e ε s)`` (eq. 11,
-:func:`smooth_sensitivity`), which gives (ε, δ)-DP. :func:`smooth_scales` offers two calibrations:
+:func:`smooth_sensitivity`), and states that this gives (ε, δ)-DP. On real readings it does not
+everywhere: the local sensitivity of ``log s`` under ``|s − s′| ≤ 1`` is infinite for ``s ≤ 1``, and
+``S*`` is neither an upper bound on it nor β-smooth for small ``s`` (nor, for ``ε > 2 ln(2/δ)/e``, an
+upper bound anywhere). :mod:`dpnet.estimation.guarantee` measures where and by how much the guarantee
+fails. :func:`smooth_scales` offers two calibrations:
 
 ==============================  ==============================  ==========================
 calibration                     Signal DP ``b``                 Network DP ``b_i``
@@ -19,8 +23,10 @@ calibration                     Signal DP ``b``                 Network DP ``b_i
 ==============================  ==============================  ==========================
 
 The text prescribes the first; the authors' code (``smooth_sensitivity_lognormal``, commit
-``7659bf4``), which produced the published figures, omits one factor ``1/ε`` and so scales as ``1/ε``
-instead of ``1/ε²``. The two agree at ``ε = 1``.
+``7659bf4``, whose script made the sample paths of Figures 3–6) omits one factor ``1/ε`` and so scales
+as ``1/ε`` instead of ``1/ε²``. The two agree at ``ε = 1``. The published Figure 7 was last scripted
+with the code of commit ``9e83092``, which used this scale as the *location* of the noise
+(:func:`~dpnet.estimation.experiments.located_noise_errors`).
 """
 
 from __future__ import annotations

@@ -5,9 +5,11 @@ Modules: :mod:`~dpnet.funcpert.basis` (orthonormal Legendre bases), :mod:`~dpnet
 projection onto it), :mod:`~dpnet.funcpert.problems` (quadratics and logistic regression),
 :mod:`~dpnet.funcpert.solve` (minimisation and the distributed gradient method),
 :mod:`~dpnet.funcpert.private` (Algorithm 1 and its accuracy), :mod:`~dpnet.funcpert.message` (the
-message-perturbation baseline and its accountant) and :mod:`~dpnet.funcpert.studies`.
+message-perturbation baseline and its accountant), :mod:`~dpnet.funcpert.audit` (an adversary's tests of a
+guarantee) and :mod:`~dpnet.funcpert.studies`.
 """
 
+from dpnet.funcpert.audit import *  # noqa: F403
 from dpnet.funcpert.basis import *  # noqa: F403
 from dpnet.funcpert.mechanism import *  # noqa: F403
 from dpnet.funcpert.message import *  # noqa: F403

@@ -1,11 +1,17 @@
 """The message-perturbation baseline in the style of Huang, Mitra & Vaidya (note-fp-message-accountant).
 
-Agents send ``ξ_j(k) = x_j(k) + η_j(k)``, ``η_j(k) ~ Lap(b_k)^d``, and update
-``x_i ← proj_X(Σ_j w_ij ξ_j − s_k ∇f_i(Σ_j w_ij ξ_j))``. With geometric schedules ``s_k = c ρ_s^k`` and
-``b_k = b₀ ρ_η^k`` (``ρ_s < ρ_η``) the privacy loss is bounded, but ``Σ s_k < ∞`` stops the iteration short
-of the optimum. The accountant and the ``b₀`` formula are the book's derivation, not Huang's constants:
-agent ``i₀``'s state moves by at most ``s_k Δ`` between adjacent inputs (``Δ = sup_X |∇f − ∇f'|``), so the
-loss after ``K`` messages is at most ``L_K = √d Δ Σ_{k<K} s_k / b_{k+1}``.
+Agents send ``ξ_j(k) = x_j(k) + η_j(k)``, ``η_j(k) ~ Lap(b_k)^d``; agent ``i`` projects the average of
+what it receives onto ``X``, ``z_i = proj_X(Σ_j w_ij ξ_j)``, and updates
+``x_i ← proj_X(z_i − s_k ∇f_i(z_i))``. With geometric schedules ``s_k = c ρ_s^k`` and ``b_k = b₀ ρ_η^k``
+(``ρ_s < ρ_η``) the privacy loss is bounded, but ``Σ s_k < ∞`` stops the iteration short of the optimum.
+The accountant and the ``b₀`` formula are the book's derivation, not Huang's constants: given the
+messages, agent ``i₀``'s state moves by at most ``s_k Δ`` between adjacent inputs, with
+``Δ = sup_X |∇f − ∇f'|``, so the loss after ``K`` messages is at most ``L_K = √d Δ Σ_{k<K} s_k / b_{k+1}``.
+The supremum is over ``X`` because the gradients are taken at the projected ``z_i``: at the unprojected
+average, which the noise carries outside ``X``, the gradients of two adjacent objectives can differ by
+more than ``Δ`` (without bound for quadratics), and the accountant would not hold
+(note-fp-message-accountant). Projecting what an agent receives is post-processing of the messages: it
+costs no privacy.
 """
 
 from __future__ import annotations
@@ -70,7 +76,8 @@ def run_messages(
     gradients: Callable[[NDArray], NDArray], W: NDArray, lower: NDArray, upper: NDArray,
     steps: NDArray, scales: NDArray, rng: np.random.Generator, runs: int,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:  # fmt: skip
-    """Run the scheme ``runs`` times at once from ``x(0) = 0``.
+    """Run the scheme ``runs`` times at once from ``x(0) = 0``: ``z = proj_X(W ξ)``, then
+    ``x ← proj_X(z − s_k ∇f(z))``.
 
     ``gradients(z)`` maps states ``(runs, n, d)`` to the agents' own gradients. Returns the states
     ``(K + 1, runs, n, d)`` and the messages ``(K, runs, n, d)``.
@@ -80,7 +87,7 @@ def run_messages(
     states, messages = [x], []
     for k, step in enumerate(steps):
         xi = x + (rng.laplace(0.0, scales[k], x.shape) if scales[k] > 0 else 0.0)
-        z = W @ xi  # Σ_j w_ij ξ_j, for every run
+        z = np.clip(W @ xi, lower, upper)  # proj_X(Σ_j w_ij ξ_j), for every run
         x = np.clip(z - step * gradients(z), lower, upper)
         states.append(x)
         messages.append(xi)
@@ -156,6 +163,6 @@ def _run_group(
                 noise[rows, s] = gen.laplace(0.0, 1.0, (rows.size, *shape))
         for k in range(k0, k1):
             xi = x + noise[k - k0] * scales[:, k, None, None, None]
-            z = W @ xi  # Σ_j w_ij ξ_j, for every schedule and run
+            z = np.clip(W @ xi, lower, upper)  # proj_X(Σ_j w_ij ξ_j), for every schedule and run
             x = np.clip(z - steps[:, k, None, None, None] * gradients(z), lower, upper)
     return x

@@ -23,7 +23,7 @@ from dpnet.errors import ParameterError
 from dpnet.funcpert.basis import Basis1D, Basis2D
 from dpnet.funcpert.regular import RegularSet, regular_set
 
-__all__ = ["Problem", "logistic_problem", "quadratic_problem", "shifted_quadratic"]
+__all__ = ["Problem", "logistic_problem", "quadratic_problem", "quadratic_with_order", "shifted_quadratic"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,23 @@ def quadratic_problem(n_agents: int, K: int, rng: np.random.Generator) -> Proble
             f"need n_agents ≥ 1 and K ≥ 3 (a quadratic needs 3 basis functions; got {n_agents}, {K})"
         )
     a, theta = rng.uniform(1.0, 2.0, n_agents), rng.uniform(-0.5, 0.5, n_agents)
+    return _quadratics(a, theta, K)
+
+
+def quadratic_with_order(problem: Problem, K: int) -> Problem:
+    """The same agents' quadratics expanded in ``K`` basis functions, with the set S on that basis.
+
+    The smoothing step of Algorithm 1 truncates at ``K``; a quadratic lies in the span of the first three
+    basis functions, so only the noise and the rows of S change with ``K`` (note-fp-truncation).
+    """
+    if problem.name != "quadratic":
+        raise ParameterError("quadratic_with_order needs a problem made by quadratic_problem")
+    if K < 3:
+        raise ParameterError(f"a quadratic needs K ≥ 3 basis functions (got {K})")
+    return _quadratics(problem.data["a"], problem.data["theta"], K)
+
+
+def _quadratics(a: NDArray, theta: NDArray, K: int) -> Problem:
     basis = Basis1D(-1.0, 1.0, K)
     coeffs = np.array(
         [

@@ -23,7 +23,14 @@ from numpy.typing import ArrayLike, NDArray
 from dpnet.errors import ParameterError
 from dpnet.funcpert.basis import Basis1D, Basis2D
 
-__all__ = ["RegularSet", "project", "projection_diagnostics", "regular_set"]
+__all__ = [
+    "RegularSet",
+    "moved_by_projection",
+    "project",
+    "projection_diagnostics",
+    "regular_set",
+    "worst_point",
+]
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,8 @@ class RegularSet:
     alpha: float
     beta: float
     u_bar: float
+    #: The grid points, ``(m,)`` in 1-D or ``(m, 2)``; row ``j`` of ``A`` belongs to point ``j mod m``.
+    points: NDArray[np.float64] | None = None
 
     def violation(self, c: ArrayLike) -> NDArray[np.float64] | float:
         """Largest ``(A c − u)_j`` (≤ 0 when ``c`` is feasible), over the last axis of ``c``."""
@@ -62,7 +71,9 @@ def regular_set(
         rows, bounds = [curv, -curv, slope], [beta, -alpha, u_bar]
     A = np.vstack(rows)
     u = np.concatenate([np.full(r.shape[0], b, dtype=float) for r, b in zip(rows, bounds, strict=True)])
-    return RegularSet(A, u, float(alpha), float(beta), float(u_bar))
+    pts = np.asarray(points, dtype=float)
+    pts.setflags(write=False)
+    return RegularSet(A, u, float(alpha), float(beta), float(u_bar), pts)
 
 
 #: Up to this many rows the projection is solved on all of them at once, faster than finding the active ones.
@@ -75,6 +86,21 @@ def _least_distance(c_hat: NDArray, A: NDArray, u: NDArray) -> NDArray:
         return quadprog.solve_qp(np.eye(c_hat.size), c_hat, -A.T, -u, 0, True)[0]
     except ValueError as exc:  # quadprog: "constraints are inconsistent, no solution"
         raise ParameterError("the regular set is empty on this grid: the constraints are infeasible") from exc
+
+
+def moved_by_projection(c_hat: ArrayLike, S: RegularSet, *, tol: float = 1e-10) -> NDArray[np.bool_]:
+    """Whether :func:`project` moves each coefficient vector (last axis): it violates a row of ``A c ≤ u``
+    by more than ``tol · max|u|``, the tolerance below which ``project`` returns its input unchanged."""
+    scale = tol * max(1.0, float(np.max(np.abs(S.u))))
+    return np.asarray(S.violation(c_hat) > scale)
+
+
+def worst_point(c_hat: ArrayLike, S: RegularSet) -> NDArray[np.float64]:
+    """The grid point of each coefficient vector's largest constraint violation (last axis of ``c_hat``)."""
+    if S.points is None:
+        raise ParameterError("this regular set does not record its grid points")
+    row = np.argmax(np.asarray(c_hat, dtype=float) @ S.A.T - S.u, axis=-1)
+    return S.points[row % S.points.shape[0]]
 
 
 def project(
@@ -119,22 +145,41 @@ def _project_once(c: NDArray, S: RegularSet, scale: float, margin: float) -> NDA
 
 
 def projection_diagnostics(inputs: ArrayLike, S: RegularSet, feasible: ArrayLike) -> dict[str, float | bool]:
-    """What makes :func:`project` a projection, measured on ``inputs`` (an even number of rows):
+    """What makes :func:`project` a projection, measured on ``inputs`` (an even number of rows).
 
-    ``violation``: largest constraint violation of the outputs, relative to ``max|u|``; ``expansion``: largest
-    ``‖P(a) − P(b)‖/‖a − b‖ − 1`` over consecutive pairs (≤ 0: non-expansive); ``variational``: largest
-    ``(ĉ − Pĉ)ᵀ(y − Pĉ)`` for the feasible point ``y`` (≤ 0 for a projection onto a convex set);
-    ``unchanged``: whether ``y`` itself is returned as it is. Maxima propagate nan.
+    Parameters
+    ----------
+    inputs
+        Coefficient vectors ``ĉ``, ``(m, K)`` with ``m`` even and at least 2.
+    S
+        The set projected onto.
+    feasible
+        Points of ``S`` (one ``(K,)`` or several ``(r, K)``). The outputs ``Pĉ`` are points of ``S`` too
+        (within the projection's tolerance), so the variational inequality is tested against both.
+
+    Returns
+    -------
+    dict
+        ``violation``: largest constraint violation of the outputs, relative to ``max|u|``; ``expansion``:
+        largest ``‖P(a) − P(b)‖/‖a − b‖ − 1`` over consecutive pairs (≤ 0: non-expansive); ``variational``:
+        largest ``(ĉ − Pĉ)ᵀ(y − Pĉ)`` over every input ``ĉ`` and every feasible point ``y``, given or output
+        (a point of ``S`` satisfying it for every ``y`` of ``S`` is the projection: the characterisation
+        of the projection onto a closed convex set); ``pairs``: how many
+        ``(ĉ, y)`` it was taken over; ``unchanged``: whether every given feasible point is returned as it
+        is. Maxima propagate nan.
     """
     c = np.asarray(inputs, dtype=float)
-    y = np.asarray(feasible, dtype=float)
+    y = np.atleast_2d(np.asarray(feasible, dtype=float))
     if c.ndim != 2 or c.shape[0] < 2 or c.shape[0] % 2:
         raise ParameterError("inputs must be an even number (≥ 2) of coefficient vectors")
     out = np.array([project(row, S) for row in c])
     gaps = np.linalg.norm(out[0::2] - out[1::2], axis=1) / np.linalg.norm(c[0::2] - c[1::2], axis=1)
+    points = np.vstack([y, out])
+    inequality = np.einsum("ik,ijk->ij", c - out, points[None, :, :] - out[:, None, :])
     return {
         "violation": float(np.max(S.violation(out))) / float(np.max(np.abs(S.u))),
         "expansion": float(np.max(gaps - 1.0)),
-        "variational": float(np.max(np.einsum("ik,ik->i", c - out, y - out))),
-        "unchanged": bool(np.array_equal(project(y, S), y)),
+        "variational": float(np.max(inequality)),
+        "pairs": int(inequality.size),
+        "unchanged": all(np.array_equal(project(row, S), row) for row in y),
     }

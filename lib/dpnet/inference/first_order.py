@@ -8,8 +8,13 @@ a clipped, privatised local gradient step (§14.4):
    + \mathrm{Lap}(b), \qquad C = 2B_\theta B_x,\quad b = \frac{2 B_x B_\theta T \eta}{\varepsilon}.
 
 The paper takes ``2ηB_θB_x`` as the sensitivity of one clipped step and splits the budget over the
-``T`` steps, so each agent's ``T`` releases are ε-DP together (basic composition). The noise is iid
-over agents and steps. Rizk et al.'s *graph-homomorphic* noise is correlated across agents so that it
+``T`` steps, so that each agent's ``T`` releases would be ε-DP together (basic composition). Clipping to
+``[−C, C]`` bounds a step's change between neighbouring data sets by ``2ηC = 4ηB_θB_x`` only
+(:func:`clipped_step_sensitivity`): the paper's ``2ηB_θB_x`` assumes that one patient moves the
+unclipped gradient by at most ``2B_θB_x``, a bound on the score that, like §12's on the likelihood,
+fails on some data sets (note ``note-ti-first-order``). What the paper's scale guarantees is therefore
+2ε (:func:`guaranteed_epsilon`). The noise is iid over agents and steps. Rizk et al.'s
+*graph-homomorphic* noise is correlated across agents so that it
 cancels in the network average; neither the paper's formula nor the authors' code does that, and
 neither does this module: it is the simplification the paper states.
 
@@ -37,10 +42,12 @@ from dpnet.params import choice
 __all__ = [
     "FirstOrderConvention",
     "clip_gradients",
+    "clipped_step_sensitivity",
     "dp_diffusion",
     "dp_diffusion_step",
     "first_order_clip",
     "first_order_noise_scale",
+    "guaranteed_epsilon",
 ]
 
 #: Which formulas the baseline follows: the paper's (``"paper"``) or the authors' code's.
@@ -65,6 +72,21 @@ def first_order_noise_scale(
     T = _check_int("T (iterations)", T, 1)
     lr, eps = _check_pos("lr (learning rate)", lr), _check_pos("eps", eps)
     return factor * _check_pos("b_theta", b_theta) * _check_pos("b_x", b_x) * T * lr / eps
+
+
+def clipped_step_sensitivity(clip: float, lr: float) -> float:
+    """How far one step of one agent can move between two neighbouring data sets, whatever the data: the
+    clipped gradient lies in ``[−clip, clip]`` for both, so ``η·2·clip`` (``4ηB_θB_x`` for the paper's
+    ``clip = 2B_θB_x``). The previous estimates are released, so they are the same on both data sets."""
+    return 2.0 * _check_pos("lr (learning rate)", lr) * _check_pos("clip", clip)
+
+
+def guaranteed_epsilon(noise_scale: float, *, T: int, lr: float, clip: float) -> float:
+    """The ε that ``T`` steps with Laplace noise of scale ``noise_scale`` guarantee by clipping alone:
+    ``T · clipped_step_sensitivity(clip, lr) / noise_scale`` (basic composition). With the paper's
+    ``clip = 2B_θB_x`` and scale ``2B_xB_θTη/ε`` it is ``2ε``."""
+    T = _check_int("T (iterations)", T, 1)
+    return T * clipped_step_sensitivity(clip, lr) / _check_pos("noise_scale", noise_scale)
 
 
 def clip_gradients(

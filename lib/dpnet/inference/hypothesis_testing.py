@@ -80,7 +80,16 @@ def kl_bound_rr(eps: float, eps_gap: float) -> float:
     return eps_gap**2 * math.tanh(eps / 2.0) ** 2
 
 
-def kt_lower_bound_rr(alpha: float, beta: float, eps: float, eps_gap: float, diameter: int, n: int) -> float:
+def kt_lower_bound_rr(
+    alpha: float,
+    beta: float,
+    eps: float,
+    eps_gap: float,
+    diameter: int,
+    n: int,
+    *,
+    numerator: Literal["printed", "proof"] = "printed",
+) -> float:
     r"""§13 remark (randomized response, ``Be(1/2)`` vs ``Be(1/2 + ε_gap/2)``), as printed.
 
     .. math:: K T \ge \frac{2|1-\alpha-\beta|}{\varepsilon_{gap}^2}
@@ -88,16 +97,14 @@ def kt_lower_bound_rr(alpha: float, beta: float, eps: float, eps_gap: float, dia
 
     This is 4 times :func:`kt_lower_bound` (printed numerator) with ``Σ_i D_KL = n`` :func:`kl_bound_rr`:
     ``|1−α−β| diam / (2 n ε_gap² tanh²(ε/2))``. It grows like ``coth²(ε/2)``, which is ``≈ 4/ε²`` only
-    for small ε and tends to 1 for large ε.
+    for small ε and tends to 1 for large ε. ``numerator="proof"`` puts the proof's ``(β − α)²`` in place
+    of ``|1 − α − β|`` (as :func:`kt_lower_bound` does), so that the two can be compared where the printed
+    numerator vanishes (``β = 1 − α``).
     """
     alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
     eps, eps_gap = _check_pos("eps", eps), _check_pos("eps_gap", eps_gap)
+    if numerator not in ("printed", "proof"):
+        raise ParameterError(f"numerator must be 'printed' or 'proof' (got {numerator!r})")
+    c = abs(1 - alpha - beta) if numerator == "printed" else (beta - alpha) ** 2
     ratio = 1.0 / math.tanh(eps / 2.0)  # (e^ε + 1)/(e^ε − 1)
-    return (
-        2
-        * abs(1 - alpha - beta)
-        / eps_gap**2
-        * ratio**2
-        * _check_int("diameter", diameter, 0)
-        / _check_int("n", n, 1)
-    )
+    return 2 * c / eps_gap**2 * ratio**2 * _check_int("diameter", diameter, 0) / _check_int("n", n, 1)

@@ -20,7 +20,8 @@ average of the per-period expected log-likelihoods; the noise averages out, Ces�
 the other way round), every agent's time-averaged ratio
 ``(ψ_{i,t}(θ) − ψ_{i,t}(θ°))/t`` tends to ``−(1/n) Σ_i ξ_i KL_i(θ)`` (:func:`online_limit`); the smallest gap
 over ``θ ≠ θ°`` is ``l`` (:func:`online_gap`). :func:`online_horizon` gives the ``T`` of Thm 4.7 with the
-exact constant of its proof (§11.3), or paper 000's Thm 3.6 (set-valued output :func:`online_sets`).
+constant of its proof's last display (§11.3), with the constant its proof's own inequalities give, or
+paper 000's Thm 3.6 (set-valued output :func:`online_sets`).
 :func:`identifies` tells, per agent, whether ``θ°`` is the strict argmax of the beliefs.
 """
 
@@ -54,6 +55,7 @@ __all__ = [
     "online_log_ratios",
     "online_runs",
     "online_sets",
+    "reach_interval",
     "time_averaged_ratios",
 ]
 
@@ -166,7 +168,7 @@ def online_horizon(
     gap: float,
     eta: float,
     slem: float,
-    version: Literal["003", "000"] = "003",
+    version: Literal["003", "003-steps", "000"] = "003",
     rho: float | None = None,
 ) -> float:
     r"""Periods ``T`` after which Alg 3 identifies ``θ°`` with probability ``≥ (1−η)² ≥ 1−2η``.
@@ -174,8 +176,15 @@ def online_horizon(
     With ``V = n√2 b`` (``b = Δ|Θ|/ε`` the Laplace scale, ``0`` without privacy),
     ``Ξ = Σ_i χ_i`` and ``V' = (√2/n)(nQ + V)(max_i ξ_i + √(Ξ/η))``:
 
-    - ``"003"`` (Thm 4.7, the exact constant of §11.3, ``ϱ = log|Θ|``):
+    - ``"003"`` (Thm 4.7, the constant of the last display of §11.3, ``ϱ = log|Θ|``):
       ``T = [log|Θ| + |Θ| V' / (2η(1 − b*))] / (l/n)``;
+    - ``"003-steps"`` (the same proof with its own inequalities chained): Lemma 11.1 bounds an agent's mean
+      distance from the network average by ``(n − 1)V'/((1 − b*)t)``, the next step the network average's
+      from its limit by ``V'/t``; Markov's inequality on their sum and a union bound over the states at
+      level ``η/|Θ|`` give ``T = [log|Θ| + |Θ| V' ((n − 1)/(1 − b*) + 1) / η] / (l/n)``, which the last
+      display shortens by dropping the factor ``n − 1`` (and the ``+ 1``) and halving with a ``2η``. Both
+      keep the proof's rate ``1/t`` for the second distance, which the law of large numbers makes
+      ``1/√t``;
     - ``"000"`` (Thm 3.6 of the earlier version, output ``{θ : ν ≥ 1/(1+e^ϱ)}``): the smallest ``t`` with
       ``(t/n) l − c√t ≥ ϱ``, ``c = |Θ|² V' / (2η(1 − b*²))`` — the proof's last inequality (B.3), solved:
       ``√T = [c + √(c² + 4ϱl/n)] / (2l/n)``. The theorem as printed, ``O(√(max{…}))``, is the order of
@@ -203,9 +212,11 @@ def online_horizon(
         raise ParameterError(f"slem (b*) must lie in [0, 1) for a connected graph (got {slem})")
     V = noise_std_sum(b, n)
     v_prime = (np.sqrt(2) / n) * (n * Q + V) * (rates.max() + np.sqrt(variances.sum() / eta))
-    version = choice("003", "000")("version", version)
+    version = choice("003", "003-steps", "000")("version", version)
     if version == "003":
         return float((np.log(m) + m * v_prime / (2 * eta * (1 - b_star))) / (gap / n))
+    if version == "003-steps":
+        return float((np.log(m) + m * v_prime * ((n - 1) / (1 - b_star) + 1) / eta) / (gap / n))
     if rho is None:
         raise ParameterError("version '000' needs the log-belief threshold rho (ϱ > 0)")
     rho = _check_pos("rho", rho)
@@ -296,6 +307,24 @@ def first_reach(prob: ArrayLike, times: ArrayLike, level: float) -> int | None:
     """The first period of ``times`` at which the probability ``prob`` reaches ``level`` (``None``: never)."""
     hit = np.flatnonzero(np.asarray(prob) >= level)
     return int(np.asarray(times)[hit[0]]) if hit.size else None
+
+
+def reach_interval(
+    prob: ArrayLike, se: ArrayLike, times: ArrayLike, level: float, *, z: float = 2.0
+) -> tuple[int | None, int | None]:
+    """When an estimated probability reaches ``level``, within its Monte Carlo error.
+
+    Returns the first period of ``times`` at which ``prob + z·se`` reaches ``level`` (the earliest the
+    probability can plausibly reach it) and the first at which ``prob − z·se`` does (by then it has
+    plausibly reached it); either is ``None`` when it never does within ``times``. The first period at
+    which ``prob`` itself reaches ``level`` (:func:`first_reach`) lies between the two.
+    """
+    p, s = np.asarray(prob, dtype=float), np.asarray(se, dtype=float)
+    if p.shape != s.shape or p.shape != np.shape(times) or p.ndim != 1:
+        raise ParameterError(f"prob, se and times must be three vectors of one length (got {p.shape}, "
+                             f"{s.shape}, {np.shape(times)})")  # fmt: skip
+    z = _check_pos("z", z)
+    return first_reach(p + z * s, times, level), first_reach(p - z * s, times, level)
 
 
 @dataclass(frozen=True)

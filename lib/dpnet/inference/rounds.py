@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+from scipy import stats
+
 from dpnet.errors import ParameterError
 from dpnet.inference._checks import _check_int, _check_pos, _check_prob, _check_states
 
@@ -18,9 +21,13 @@ __all__ = [
     "rounds_authors_code",
     "rounds_gm",
     "rounds_thres",
+    "rounds_thres2_exact",
+    "rounds_thres_chernoff",
+    "rounds_thres_hoeffding",
     "rounds_unknown_mle",
     "to_int_ceil",
     "win_probabilities",
+    "win_probabilities_corrected",
 ]
 
 
@@ -133,6 +140,101 @@ def win_probabilities(
     if n_mle == n_states:
         raise ParameterError("the two-threshold rule needs at least one non-MLE state (|Θ*| < |Θ|)")
     return 1.0 - 1.0 / n_mle, 1.0 / (n_states if corrected else n_states - n_mle)
+
+
+def win_probabilities_corrected(n_states: int, n_mle: int) -> tuple[float, float]:
+    r"""Thm 4.3's ``(p₁, p₂)`` with the proofs' win-probability step corrected: ``(|Θ*|/(|Θ*|+1), 1/|Θ|)``.
+
+    ``p₂``: when the noise swamps the gap the ``|Θ|`` noisy log-likelihoods are exchangeable, and an MLE
+    state wins a round with probability at least ``1/|Θ|``. ``p₁``: the proofs bound the probability
+    that a non-MLE state loses a round by the probability that it falls below every MLE state, which is
+    ``1/(|Θ*|+1)`` for ``|Θ*| + 1`` exchangeable variables (not ``1/|Θ*|``), so it wins at most a
+    fraction ``1 − 1/(|Θ*|+1)`` of the rounds. The same correction gives the corrected GM rounds
+    (:func:`rounds_gm`). Then ``p₁ ≥ 1/2 ≥ p₂``: Cor 4.4's condition ``p₂ > p₁`` never holds.
+    ``|Θ| = 4``, ``|Θ*| = 1``: ``(1/2, 1/4)``.
+    """
+    n_states, n_mle = _check_states(n_states, n_mle)
+    if n_mle == n_states:
+        raise ParameterError("the two-threshold rule needs at least one non-MLE state (|Θ*| < |Θ|)")
+    return n_mle / (n_mle + 1.0), 1.0 / n_states
+
+
+def rounds_thres_hoeffding(
+    n_states: int, n_mle: int, alpha: float, beta: float, pi1: float, pi2: float, p1: float, p2: float
+) -> tuple[float, float]:
+    r"""Two-threshold rounds ``(K¹, K²)`` with Hoeffding's inequality applied to the thresholds as set.
+
+    The proofs of Thm 4.3 (and 4.5, Cor 4.4) bound ``P[N ≥ (1+π₁)p₁]`` and ``P[N ≤ (1−π₂)p₂]`` by
+    ``e^{−2Kπ²}``; a deviation of ``π p`` from a mean of at most (at least) ``p`` gives
+    ``e^{−2Kπ²p²}``, so ``K¹ = log(|Θ̄|/α)/(2π₁²p₁²)`` and ``K² = log(|Θ*|/(1−β))/(2π₂²p₂²)``
+    (``K¹ = ∞`` when ``p₁ = 0``: no number of rounds controls a deviation of 0). With the corrected
+    ``p₁ = 1/2``, ``p₂ = 1/4`` (:func:`win_probabilities_corrected`), ``|Θ| = 4``, ``|Θ*| = 1``,
+    ``α = 1−β = 0.05``, ``π = 0.5``: ``(32.7548, 95.8634)``.
+    """
+    n_states, n_mle = _check_states(n_states, n_mle)
+    alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
+    pi1, pi2 = _check_pos("pi1", pi1), _check_pos("pi2", pi2)
+    for name, value in (("p1", p1), ("p2", p2)):
+        if not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
+            raise ParameterError(f"{name} must lie in the closed interval [0, 1] (got {value})")
+    if pi2 >= 1:
+        raise ParameterError(f"pi2 must lie in (0, 1) so that τ² = (1 − π₂)p₂ > 0 (got {pi2})")
+    bad = n_states - n_mle
+    k1 = 0.0 if bad == 0 else math.inf if p1 == 0 else math.log(bad / alpha) / (2 * (pi1 * p1) ** 2)
+    k2 = math.inf if p2 == 0 else math.log(n_mle / (1.0 - beta)) / (2 * (pi2 * p2) ** 2)
+    return k1, k2
+
+
+def rounds_thres_chernoff(
+    n_states: int, n_mle: int, alpha: float, beta: float, pi1: float, pi2: float, p1: float, p2: float
+) -> tuple[float, float]:
+    r"""Two-threshold rounds ``(K¹, K²)`` from the multiplicative Chernoff bounds, which step (v) of the
+    proof of Thm 4.3 names.
+
+    For a mean ``KN`` of at most ``Kp₁`` (at least ``Kp₂``), ``P[N ≥ (1+π₁)p₁] ≤ e^{−Kπ₁²p₁/(2+π₁)}`` and
+    ``P[N ≤ (1−π₂)p₂] ≤ e^{−Kπ₂²p₂/2}``, so ``K¹ = (2+π₁) log(|Θ̄|/α)/(π₁²p₁)`` and
+    ``K² = 2 log(|Θ*|/(1−β))/(π₂²p₂)``: a factor ``1/p`` where Hoeffding's inequality
+    (:func:`rounds_thres_hoeffding`) needs ``1/p²``. With the corrected ``p₁ = 1/2``, ``p₂ = 1/|Θ|``,
+    ``|Θ*| = 1``, ``α = 1−β = 0.05`` and ``π = 0.5``: ``(81.8869, 95.8634)`` for ``|Θ| = 4`` (where
+    ``2/p₂ = 1/(2p₂²)``) and ``(118.803, 479.317)`` for ``|Θ| = 20``.
+    """
+    n_states, n_mle = _check_states(n_states, n_mle)
+    alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
+    pi1, pi2 = _check_pos("pi1", pi1), _check_pos("pi2", pi2)
+    for name, value in (("p1", p1), ("p2", p2)):
+        if not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
+            raise ParameterError(f"{name} must lie in the closed interval [0, 1] (got {value})")
+    if pi2 >= 1:
+        raise ParameterError(f"pi2 must lie in (0, 1) so that τ² = (1 − π₂)p₂ > 0 (got {pi2})")
+    bad = n_states - n_mle
+    k1 = 0.0 if bad == 0 else math.inf if p1 == 0 else (2 + pi1) * math.log(bad / alpha) / (pi1**2 * p1)
+    k2 = math.inf if p2 == 0 else 2 * math.log(n_mle / (1.0 - beta)) / (pi2**2 * p2)
+    return k1, k2
+
+
+def rounds_thres2_exact(n_states: int, beta: float, tau2: float) -> int:
+    r"""The rounds Θ̂² = ``{N ≥ τ²}`` needs at zero gap with ``|Θ*| = 1``, exactly: the smallest ``K`` from
+    which ``P[Bin(K, 1/|Θ|) < ⌈τ²K⌉] ≤ 1 − β`` for every larger ``K``.
+
+    At zero gap θ* wins each round with probability ``1/|Θ|`` (exchangeable noise), the smallest its win
+    probability can be, and Θ̂² misses it when it wins fewer than ``⌈τ²K⌉`` rounds. The miss is not
+    monotone in ``K`` (the count is rounded up), hence "every larger ``K``": beyond the multiplicative
+    Chernoff bound's ``K`` (:func:`rounds_thres_chernoff`) the miss stays below ``1 − β``, so the search
+    stops there. ``|Θ| = 4``, ``β = 0.95``: ``τ² = 1/8`` needs 34 rounds, ``τ² = 1/6`` 74; ``|Θ| = 20``,
+    ``τ² = 1/40``: 208.
+    """
+    n_states = _check_int("n_states (|Θ|)", n_states, 2)
+    beta = _check_prob("beta", beta)
+    p = 1.0 / n_states
+    if not 0.0 < tau2 < p:
+        raise ParameterError(f"tau2 must lie in (0, 1/|Θ|) = (0, {p:.4g}) (got {tau2})")
+    pi = 1.0 - tau2 / p
+    top = to_int_ceil(rounds_thres_chernoff(n_states, 1, 0.5, beta, 0.5, pi, 0.5, p)[1], minimum=1)
+    K = np.arange(1, top + 1)
+    need = np.ceil(tau2 * K - _CEIL_SLACK)
+    miss = stats.binom.cdf(need - 1, K, p)
+    bad = K[miss > 1.0 - beta]
+    return int(bad[-1] + 1) if bad.size else 1
 
 
 def exact_recovery_feasible(n_states: int, n_mle: int) -> bool:

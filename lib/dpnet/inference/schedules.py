@@ -30,9 +30,11 @@ from dpnet.inference.rounds import (
     rounds_authors_code,
     rounds_gm,
     rounds_thres,
+    rounds_thres_hoeffding,
     rounds_unknown_mle,
     to_int_ceil,
     win_probabilities,
+    win_probabilities_corrected,
 )
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "schedule_thm41",
     "schedule_thm42",
     "schedule_thm43",
+    "schedule_thm43_corrected",
     "schedule_thm45",
 ]
 
@@ -355,6 +358,37 @@ def schedule_thm43(
     p1, p2 = win_probabilities(
         problem.n_states, problem.n_mle, mle_count_known=mle_count_known, corrected=corrected
     )
+    return ThresholdSchedule(
+        K=K, T=None, noise_scale=b, V=V, rho_1=math.inf, rho_2=math.inf, tau_hat_1=0.0, tau_hat_2=0.0,
+        freq_1=(1 + pi1) * p1, freq_2=(1 - pi2) * p2, k_1=k1, k_2=k2, t_1=math.nan, t_2=math.nan,
+        convention="paper",
+    )  # fmt: skip
+
+
+def schedule_thm43_corrected(
+    problem: ProblemConstants,
+    *,
+    delta: ArrayLike,
+    eps: float,
+    alpha: float,
+    beta: float,
+    pi1: float,
+    pi2: float,
+) -> ThresholdSchedule:
+    r"""Thm 4.3 with its two slips corrected: the win probabilities and Hoeffding's factor ``p²``.
+
+    ``p₁ = |Θ*|/(|Θ*|+1)``, ``p₂ = 1/|Θ|`` (:func:`~dpnet.inference.rounds.win_probabilities_corrected`),
+    ``τ¹ = (1+π₁)p₁``, ``τ² = (1−π₂)p₂`` and ``K = ⌈max(K¹, K²)⌉`` with
+    ``K¹ = log(|Θ̄|/α)/(2π₁²p₁²)``, ``K² = log(|Θ*|/(1−β))/(2π₂²p₂²)``
+    (:func:`~dpnet.inference.rounds.rounds_thres_hoeffding`). Then ``lim P[Θ̂¹ ⊆ Θ*] ≥ 1 − α`` and
+    ``lim P[Θ* ⊆ Θ̂²] ≥ β`` hold for every gap. The counts use ``τ̂ = 0`` ("won the round"), the ``T → ∞``
+    limit. ``|Θ| = 4``, ``|Θ*| = 1``, ``α = 1−β = 0.05``, ``π = 0.5``: ``K = 96``, ``τ¹ = 0.75``,
+    ``τ² = 0.125``.
+    """
+    p1, p2 = win_probabilities_corrected(problem.n_states, problem.n_mle)
+    k1, k2 = rounds_thres_hoeffding(problem.n_states, problem.n_mle, alpha, beta, pi1, pi2, p1, p2)
+    K = to_int_ceil(max(k1, k2), minimum=1)
+    b, V = _scale_and_V(delta, problem.n_states, eps, K, problem.n, "paper")
     return ThresholdSchedule(
         K=K, T=None, noise_scale=b, V=V, rho_1=math.inf, rho_2=math.inf, tau_hat_1=0.0, tau_hat_2=0.0,
         freq_1=(1 + pi1) * p1, freq_2=(1 - pi2) * p2, k_1=k1, k_2=k2, t_1=math.nan, t_2=math.nan,

@@ -24,12 +24,15 @@ __all__ = [
     "adaptive_constant",
     "adaptive_lower_bound",
     "adaptive_lower_bound_asymptote",
+    "adaptive_overtakes",
     "binary_entropy",
     "binomial_ratio",
     "fano_target",
     "fano_users",
     "lemma47_error",
     "lemma47_error_exact",
+    "lemma64_bound",
+    "lemma64_variance",
     "maxsense_sketch_information",
     "one_bit_information",
     "thm33_users",
@@ -81,11 +84,24 @@ def thm33_users(n_items: ArrayLike, eps: float, convention: str = "fano") -> NDA
 
 
 def thmA5_users(
-    n_items: ArrayLike, eps: float, n_clusters: int = 2, tolerance: float = 0.0, p_max: float = 0.5
+    n_items: ArrayLike,
+    eps: float,
+    n_clusters: int = 2,
+    tolerance: float = 0.0,
+    p_max: float = 0.5,
+    *,
+    from_cor_a4: bool = False,
 ) -> NDArray[np.float64] | float:
-    """Thm A.5 (distortion ``d = tolerance``): unreliable if ``U < (1 − p_max) N L (1 − d/N − 1/L)²/(3ε)``."""
+    """Thm A.5 (distortion ``d = tolerance``): unreliable if ``U < (1 − p_max) N L (1 − d/N − 1/L)²/(3ε)``.
+
+    With ``from_cor_a4``, the bound Cor A.4 actually gives, ``[(1 − p_max) N L (1 − d/N − 1/L)²/3 − 1]/ε``
+    (at least 0): the theorem as printed drops Fano's ``+1`` of the corollary.
+    """
     n = _items(n_items)
-    return (1 - p_max) * n * n_clusters * (1 - tolerance / n - 1 / n_clusters) ** 2 / (3 * _finite_eps(eps))
+    spread = (1 - p_max) * n * n_clusters * (1 - tolerance / n - 1 / n_clusters) ** 2 / 3
+    if from_cor_a4:
+        spread = np.maximum(spread - 1, 0.0)
+    return spread / _finite_eps(eps)
 
 
 def _log_binomial_ratio(n_items: ArrayLike, w: ArrayLike, top_shift: int = 0) -> NDArray[np.float64]:
@@ -259,3 +275,69 @@ def adaptive_lower_bound_asymptote(n_items: ArrayLike, eps: float) -> NDArray[np
     ``δ = 1``, then ``ln(target)/ln(1 + C/N) ≈ (N/C) ln(target)``), i.e. order ``N log N``."""
     n = _items(n_items)
     return n / adaptive_constant(eps) * (1.0 + np.log(n * math.log(2.0) / 2.0))
+
+
+def adaptive_overtakes(eps: float, n_max: float = 1e30) -> float:
+    """The smallest N at which Thm 6.1's adaptive bound exceeds Thm 3.3's ``(N/2 − 1) ln 2/ε``, which
+    covers adaptive schemes too (Lemma 3.1 bounds every user's information, whatever she is asked).
+
+    Thm 6.1's bound grows like ``(N/C)(1 + ln(N ln 2/2))`` with ``C = 40 ε'²``, Thm 3.3's like
+    ``N ln 2/(2ε)``: the first overtakes the second only once ``ln(N ln 2/2) > C ln 2/(2ε) − 1``. Found by
+    bisection over N on the exact recursion (:func:`adaptive_lower_bound`); ``inf`` if not below ``n_max``.
+    """
+    eps = _finite_eps(eps)
+
+    def ahead(n: float) -> bool:
+        return adaptive_lower_bound(n, eps) > float(thm33_users(n, eps))
+
+    lo, hi = 4.0, 8.0
+    while not ahead(hi):
+        if hi >= n_max:
+            return math.inf
+        lo, hi = hi, min(hi * 8.0, n_max)
+    while hi - lo > max(1.0, 1e-9 * hi):  # the recursion is exact in integers: bisect to one item
+        mid = math.floor((lo + hi) / 2)
+        lo, hi = (mid, hi) if not ahead(mid) else (lo, mid)
+    return float(hi)
+
+
+def lemma64_variance(values: ArrayLike, delta: float) -> float:
+    """The largest ``E_p (F − F̄)²`` over distributions ``p`` of ``Z`` with ``D(p ‖ P⁰) ≤ δ`` (nats).
+
+    ``values`` lists ``F(z)`` at every ``z`` of a uniform ``P⁰`` (``F̄`` their mean). This is the
+    optimization problem of the proof of Lemma 6.4 (App. D, problem (27)), solved exactly: the optimum
+    is the tilted law ``p ∝ e^{ν (F − F̄)²}`` whose divergence is ``δ`` (bisection on ``ν``), or the
+    uniform law on the largest values of ``(F − F̄)²`` once ``δ`` reaches its divergence. Since
+    ``Var^T[F] ≤ E^T (F − F̄)²``, this bounds the variance Lemma 6.4 controls.
+    """
+    f = np.asarray(values, dtype=float).ravel()
+    if f.size < 2 or not np.all(np.isfinite(f)) or not (delta >= 0):
+        raise ParameterError("need two or more finite values and δ ≥ 0")
+    g = (f - f.mean()) ** 2
+    top = g.max()
+    if top <= 0:
+        return 0.0
+    if delta >= math.log(f.size / np.count_nonzero(g >= top * (1 - 1e-12))):
+        return float(top)
+
+    def tilted(nu: float) -> tuple[float, float]:
+        logw = nu * (g - top)
+        # weights below e^-700 are dropped: subnormal numbers make every operation on them crawl
+        w = np.exp(logw, out=np.zeros_like(logw), where=logw > -700.0)
+        z = w.sum()
+        mean_g = float((w * g).sum() / z)  # not a BLAS dot: its threads crawl on a busy machine
+        divergence = nu * (mean_g - top) - math.log(z / f.size)  # KL(p_ν ‖ uniform)
+        return divergence, mean_g
+
+    lo, hi = 0.0, 1.0 / top
+    while tilted(hi)[0] < delta:
+        lo, hi = hi, hi * 2.0
+    for _ in range(64):  # 2^-64 of the bracket: below double precision
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if tilted(mid)[0] < delta else (lo, mid)
+    return tilted(hi)[1]
+
+
+def lemma64_bound(variance0: float, delta: float) -> float:
+    """Lemma 6.4's bound ``Var⁰[F] max{20, 10δ}`` on the variance of F after the information ``δ``."""
+    return float(variance0) * max(20.0, 10.0 * float(delta))

@@ -63,7 +63,8 @@ def kmeans_1d(values: ArrayLike, k: int) -> NDArray[np.int64]:
     """Exact (globally optimal) k-means of real numbers; labels ordered by increasing centre.
 
     Optimal 1-D clusters are contiguous in sorted order: ``k = 2`` scans every split with prefix sums
-    (``O(N log N)``), larger ``k`` runs the dynamic programme over splits (``O(k N²)``). No random start.
+    (``O(N log N)``), larger ``k`` runs the dynamic programme over splits (``O(k N²)``, vectorised over
+    the splits). No random start.
     """
     v = np.asarray(values, dtype=float).ravel()
     n = v.size
@@ -90,12 +91,14 @@ def kmeans_1d(values: ArrayLike, k: int) -> NDArray[np.int64]:
         cost = np.full((k + 1, n + 1), np.inf)
         arg = np.zeros((k + 1, n + 1), dtype=np.int64)
         cost[0, 0] = 0.0
+        i, j = np.triu_indices(n + 1, 1)  # every segment s[i:j], i < j
+        within = np.full((n + 1, n + 1), np.inf)
+        within[i, j] = sse(i, j)
         for c in range(1, k + 1):
-            for j in range(c, n + 1):
-                i = np.arange(c - 1, j)
-                total = cost[c - 1, i] + sse(i, np.full_like(i, j))
-                arg[c, j] = i[np.argmin(total)]
-                cost[c, j] = total.min()
+            # the last cluster is s[i:j]: the first c − 1 cover s[:i] (infinite where they cannot)
+            total = cost[c - 1][:, None] + within
+            arg[c, c:] = np.argmin(total[:, c:], axis=0)
+            cost[c, c:] = total[arg[c, c:], np.arange(c, n + 1)]
         cuts, j = [], n
         for c in range(k, 1, -1):
             j = int(arg[c, j])

@@ -68,10 +68,11 @@ from dpnet.survival.studies import code_schedule
 __all__ = [
     "ALGORITHMS",
     "AS_PUBLISHED_RIDGE",
+    "FIRST_ORDER_READINGS",
     "VARIANTS",
     "ComparisonTask",
     "error_ratio",
-    "exceeds_everywhere",
+    "paired_means",
     "ratio_summary",
     "tvd_comparison",
     "tvd_records",
@@ -83,6 +84,16 @@ ALGORITHMS: tuple[str, ...] = ("GM", "AM", "two-threshold", "OL", "first-order")
 VARIANTS: tuple[str, ...] = ("paper", "as_published")
 #: The ridge coefficient of the notebook's first-order gradients (multiplied by the centre's size).
 AS_PUBLISHED_RIDGE = 0.1
+#: Further distances of the first-order method, recorded for the paper's variant only (note
+#: ``note-ti-fig6-ground-truth``): to the belief its update reports at the pooled maximum-likelihood estimate
+#: ``θ̂`` (its own ground truth), to the maximum-likelihood state of ``Θ`` (belief 1 there: the MLE
+#: algorithms' ground truth), and to its twin with twice the paper's noise (the scale that clipping alone
+#: makes ε-DP, :func:`~dpnet.inference.first_order.clipped_step_sensitivity`).
+FIRST_ORDER_READINGS: tuple[str, ...] = (
+    "first-order to θ̂",
+    "first-order to MLE state",
+    "first-order, 2× noise",
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,7 +138,9 @@ def tvd_comparison(task: ComparisonTask, rng: np.random.Generator) -> dict[str, 
     """Run one :class:`ComparisonTask`: per-replication TVDs of every algorithm of :data:`ALGORITHMS`.
 
     Returns ``{"K", "T", "periods", "tvd", "first_order_drift", "first_order_error"}`` with
-    ``tvd[algorithm]`` of shape ``(n_reps,)``. For the non-private first-order twin, ``first_order_drift`` is
+    ``tvd[algorithm]`` of shape ``(n_reps,)`` for every algorithm of :data:`ALGORITHMS` and, for the
+    paper's variant, of :data:`FIRST_ORDER_READINGS` (drawn after the others, so that they leave the
+    others' draws unchanged). For the non-private first-order twin, ``first_order_drift`` is
     the mean ``|θ_{i,T} − θ̄_0|`` (``θ̄_0`` the centres' average start, where consensus alone would take
     them: the drift is what the gradient steps added) and ``first_order_error`` the mean ``|θ_{i,T} − θ̂|``
     from the pooled maximum-likelihood estimate.
@@ -187,6 +200,14 @@ def tvd_comparison(task: ComparisonTask, rng: np.random.Generator) -> dict[str, 
     belief_clean = special.expit(models.loglik(clean) - null)
     tvd["first-order"] = np.abs(belief_private - belief_clean).mean(axis=-1)  # two states: TV = |Δ belief|
     theta_hat = binary_cox(task.x, task.time, task.event).lrt()[0]  # the pooled MLE (eq. 3)
+    if not published:  # the other readings of "ground truth", and the noise clipping alone justifies
+        truth = special.expit(models.loglik(np.full(n, theta_hat)) - null)
+        mle_state = float(table[:, 1].sum() > table[:, 0].sum())  # the pooled MLE's state: 1 for θ₁
+        tvd["first-order to θ̂"] = np.abs(belief_private - truth).mean(axis=-1)
+        tvd["first-order to MLE state"] = np.abs(belief_private - mle_state).mean(axis=-1)
+        doubled = dp_diffusion(gradient, A, theta0, noise_scale=2 * b, rng=rng, **common)
+        belief_doubled = special.expit(models.loglik(doubled) - null)
+        tvd["first-order, 2× noise"] = np.abs(belief_doubled - belief_clean).mean(axis=-1)
     return {
         "K": sched.K, "T": T, "periods": int(stream.shape[0]), "tvd": tvd,
         "first_order_drift": float(np.abs(clean - theta0.mean(axis=-1, keepdims=True)).mean()),
@@ -195,11 +216,12 @@ def tvd_comparison(task: ComparisonTask, rng: np.random.Generator) -> dict[str, 
 
 
 def tvd_records(tasks: Sequence[ComparisonTask], outputs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per task and algorithm: variant, algorithm, n, eps, mean, sd and standard error ``se``
-    of the per-replication TVDs, with the task's ``K`` and ``T``."""
+    """One record per task and algorithm (with the first-order readings of :data:`FIRST_ORDER_READINGS`
+    where the task has them): variant, algorithm, n, eps, mean, sd and standard error ``se`` of the
+    per-replication TVDs, with the task's ``K`` and ``T``."""
     rows = []
     for task, out in zip(tasks, outputs, strict=True):
-        for algorithm in ALGORITHMS:
+        for algorithm in (*ALGORITHMS, *(k for k in FIRST_ORDER_READINGS if k in out["tvd"])):
             v = np.asarray(out["tvd"][algorithm], dtype=float)
             sd = float(v.std(ddof=1)) if v.size > 1 else 0.0
             rows.append({
@@ -242,16 +264,21 @@ def _mean_tv(p: NDArray[np.float64], q: NDArray[np.float64]) -> NDArray[np.float
     return np.asarray(total_variation(p, q)).mean(axis=-1)
 
 
-def exceeds_everywhere(
-    records: Sequence[Mapping[str, Any]], variant: str, *, above: str, below: str, eps_from: float
-) -> bool:
-    """Whether ``above``'s mean TVD exceeds ``below``'s at every n and every ε ≥ ``eps_from``, in the
-    records of :func:`tvd_records` for one variant."""
+def paired_means(
+    records: Sequence[Mapping[str, Any]], variant: str, *, algorithms: Sequence[str], baseline: str
+) -> list[dict[str, Any]]:
+    """Each algorithm's mean TVD beside the baseline's at the same point, in the records of
+    :func:`tvd_records` for one variant.
+
+    Returns one ``{"algorithm", "n", "eps", "mean", "baseline"}`` per record of an algorithm in
+    ``algorithms`` whose point also has a record of ``baseline`` (an empty list when there is none).
+    """
     mean = {(r["algorithm"], r["n"], r["eps"]): r["mean"] for r in records if r["variant"] == variant}
-    points = {(n, e) for (_, n, e) in mean if e >= eps_from}
-    if not points:
-        raise ParameterError(f"no {variant} records at ε ≥ {eps_from}")
-    return all(mean[(above, n, e)] > mean[(below, n, e)] for n, e in points)
+    return [
+        {"algorithm": a, "n": n, "eps": e, "mean": m, "baseline": mean[(baseline, n, e)]}
+        for (a, n, e), m in mean.items()
+        if a in algorithms and (baseline, n, e) in mean
+    ]
 
 
 def ratio_summary(ratios: Sequence[Mapping[str, Any]], *, claim: float) -> dict[str, Any]:

@@ -206,9 +206,10 @@ def top_fraction(tmb: pd.Series, fraction: float, ties: TmbTies = "later_row_fir
 
     Neither row rule is more correct than the other. On the Samstein et al. cohort two patients (rows
     1156 and 1331) share TMB 26.56 at the top-10 % cut: ``"later_row_first"`` takes row 1331 and
-    regenerates the reference top-10 % group (Λ(log 0.15) − Λ(0) = 8.27, from a run of the authors'
-    code; the notebook's unstable pandas sort happened to order the two so), ``"earlier_row_first"`` takes row
-    1156 (8.11), and ``"at_or_above_cutoff"`` takes both (167 patients, 8.80).
+    regenerates the reference top-10 % group (Λ(log 0.15) − Λ(0) = 8.27 under eq. (3), an independent
+    computation; on the machine that built the book, pandas' default, unstable sort, which the authors'
+    notebook used, orders the two so too), ``"earlier_row_first"`` takes row 1156 (8.11), and
+    ``"at_or_above_cutoff"`` takes both (167 patients, 8.80).
 
     Parameters
     ----------

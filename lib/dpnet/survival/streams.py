@@ -5,6 +5,12 @@ The paper's online runs analyse the centres' data "every 10 days". Following the
 ``period = ⌊time / period_length⌋ + 1``, and each centre's per-period likelihood is the Cox partial
 likelihood of that period's patients alone (risk sets within the period). A centre with no patients
 in a period contributes ``log γ ≡ 0``.
+
+Each patient enters exactly one period's likelihood at one centre, so a Laplace mechanism on each
+release protects a patient over the whole stream when its sensitivity bounds that one release.
+:func:`patient_changes` measures what one patient does to its release (the stream's local sensitivity),
+and :func:`stream_information` what cutting the risk sets at the periods' boundaries costs in Fisher
+information.
 """
 
 from __future__ import annotations
@@ -17,9 +23,13 @@ from numpy.typing import ArrayLike, NDArray
 from dpnet.errors import ParameterError
 from dpnet.params import real
 from dpnet.survival.centres import _centred_cohort
-from dpnet.survival.cox import LegacyTies, cox_partial_loglik
+from dpnet.survival.cox import LegacyTies, cox_partial_loglik, cox_score_information, neighbour_changes
 
-__all__ = ["period_loglik", "periods"]
+__all__ = ["patient_changes", "period_loglik", "periods", "stream_information"]
+
+#: The changes of one patient that keep it in its period: removing it, or changing its treatment or its
+#: event indicator (a new time could move it to another period, so two releases would change).
+StreamChange = Literal["remove", "treatment", "event"]
 
 
 def periods(time: ArrayLike, period_length: float) -> NDArray[np.int64]:
@@ -63,11 +73,75 @@ def period_loglik(
     xs, ts, ev, labels, n_centres, states = _centred_cohort(x, time, event, centres, theta)
     period = periods(ts, period_length)
     out = np.zeros((int(period.max()), n_centres, len(states)))
-    order = np.lexsort((labels, period))  # group by (period, centre)
-    keys = period[order] * n_centres + labels[order]
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    for lo, hi in zip(starts, np.r_[starts[1:], len(keys)], strict=True):
-        rows = order[lo:hi]
+    for rows in _cells(period, labels, n_centres):
         t, i = int(period[rows[0]]) - 1, int(labels[rows[0]])
         out[t, i] = cox_partial_loglik(xs[rows], ts[rows], ev[rows], states, variant=variant, ties=ties)
     return out
+
+
+def _cells(period: NDArray[np.int64], labels: NDArray[np.int64], n_centres: int) -> list[NDArray[np.int64]]:
+    """The patients of each non-empty (period, centre), in the order of the periods, then the centres."""
+    order = np.lexsort((labels, period))
+    keys = period[order] * n_centres + labels[order]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    return [order[lo:hi] for lo, hi in zip(starts, np.r_[starts[1:], len(keys)], strict=True)]
+
+
+def patient_changes(
+    x: ArrayLike,
+    time: ArrayLike,
+    event: ArrayLike,
+    centres: ArrayLike,
+    theta: ArrayLike,
+    *,
+    period_length: float,
+    change: StreamChange = "remove",
+) -> NDArray[np.float64]:
+    """What each patient does to the one release of the stream it enters (eq. (3), cut risk sets).
+
+    Row ``k`` holds ``log γ′ − log γ`` of patient ``k``'s period and centre (:func:`period_loglik` with
+    the paper's likelihood) at each θ, when patient ``k`` is removed (``"remove"``) or its treatment or
+    event indicator is changed (``"treatment"``, ``"event"``), by
+    :func:`~dpnet.survival.cox.neighbour_changes` on that period's patients of that centre. The largest
+    ``|change|`` is the stream's local sensitivity: §12's ``Δ`` covers the stream only if it bounds it.
+
+    Returns
+    -------
+    numpy.ndarray, shape ``(N, |Θ|)``
+        One row per patient, in the cohort's order.
+
+    Raises
+    ------
+    dpnet.errors.ParameterError
+        On bad arrays or an unknown ``change`` (a new time or an added patient are not measured: the first
+        can move a patient to another period, the second is no patient of the cohort).
+    """
+    if change not in ("remove", "treatment", "event"):
+        raise ParameterError(f"change must be 'remove', 'treatment' or 'event' (got {change!r})")
+    xs, ts, ev, labels, n_centres, states = _centred_cohort(x, time, event, centres, theta)
+    period = periods(ts, period_length)
+    out = np.zeros((len(xs), len(states)))
+    for rows in _cells(period, labels, n_centres):
+        out[rows] = neighbour_changes(xs[rows], ts[rows], ev[rows], states, change=change)
+    return out
+
+
+def stream_information(
+    x: ArrayLike,
+    time: ArrayLike,
+    event: ArrayLike,
+    centres: ArrayLike,
+    theta: float,
+    *,
+    period_length: float | None,
+) -> float:
+    """The observed Fisher information at ``theta`` of the stream's log-likelihood summed over periods and
+    centres (eq. (3), Breslow; :func:`~dpnet.survival.cox.cox_score_information`): with risk sets cut at
+    the periods' boundaries (``period_length``), or kept whole within each centre (``None``: the centres'
+    own partial likelihoods, which a stream that keeps the full risk sets multiplies back to)."""
+    xs, ts, ev, labels, n_centres, _ = _centred_cohort(x, time, event, centres, [theta])
+    if period_length is None:
+        cells = [np.flatnonzero(labels == i) for i in range(n_centres)]
+    else:
+        cells = _cells(periods(ts, period_length), labels, n_centres)
+    return float(sum(cox_score_information(xs[r], ts[r], ev[r], theta)[1] for r in cells))

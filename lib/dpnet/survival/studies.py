@@ -4,7 +4,9 @@ The authors' runs on the clinical cohorts (Figs 5, 14.1a–b, 14.4, 14.5) all fo
 rounds ``K`` and iterations ``T`` (:class:`RunSchedule`, usually from the authors' code formulas,
 :func:`code_schedule`), Laplace noise, one run drawn for the figure, and — what the paper does not do —
 Monte Carlo replications that say how often each algorithm recovers the target set. :func:`mle_study`
-is that recipe.
+is that recipe. :func:`two_threshold_rates` reads Alg 2's two sets off the same runs, and
+:func:`gm_limit_probability` gives GM's recovery probability of a two-state problem in the limit of
+many iterations.
 
 The noise is independent over centres, rounds and states (the paper), or, for the authors'
 multi-treatment runs, *reseeded* (:func:`reseeded_noise`): their notebook reset the random seed before
@@ -13,27 +15,43 @@ each treatment's run, so every treatment state received the same draw (note ``no
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy import stats
 
+from dpnet.errors import ParameterError
 from dpnet.inference import (
     Convention,
+    ErrorRates,
     PrivateMLEResult,
     belief_trajectory,
+    estimated_sets,
     laplace_noise,
     noise_scale,
     problem_constants,
     recovery_rates,
     scaled_log_ratios,
     schedule_authors_code,
+    threshold_sets,
+    type_errors,
 )
 from dpnet.inference._checks import _check_loglik
-from dpnet.params import choice, integer
+from dpnet.params import choice, integer, real
 
-__all__ = ["MLEStudy", "RunSchedule", "code_schedule", "mle_study", "reseeded_noise"]
+__all__ = [
+    "MLEStudy",
+    "RunSchedule",
+    "code_schedule",
+    "gm_limit_probability",
+    "mle_study",
+    "promise_rates",
+    "reseeded_noise",
+    "two_threshold_rates",
+]
 
 NoiseKind = Literal["independent", "reseeded"]
 
@@ -163,3 +181,76 @@ def mle_study(
         K=K, T=T, noise_scale=b, gm=paths["gm"], am=paths["am"], count_path=paths["counts"],
         nonprivate=nonprivate, run=run, rates=recovery_rates(run, target, rho=rho, freq=freq),
     )  # fmt: skip
+
+
+def two_threshold_rates(
+    run: PrivateMLEResult, target: ArrayLike, *, freq_1: float, freq_2: float
+) -> dict[str, float]:
+    """How often Alg 2's two sets keep their promises over the replications of ``run``, with the
+    frequency thresholds ``freq_1 = τ¹`` and ``freq_2 = τ²`` and the belief threshold ``τ̂ = 0`` (a round
+    counts for the state that won it, the ``T → ∞``, ``ϱ → ∞`` regime of Theorem 4.3):
+
+    - ``"inside"``: ``P[Θ̂¹ ⊆ Θ*]`` at every agent (Type I control, Theorem 4.3's ``1 − α``);
+    - ``"covers"``: ``P[Θ* ⊆ Θ̂²]`` at every agent (Type II control, its ``β``);
+    - ``"exact"``: ``P[Θ̂² = Θ*]``, Cor 4.4's single-threshold recovery when ``τ¹ = τ²``.
+
+    ``Θ̂¹ = {N ≥ max(τ¹, 1/K)}`` and ``Θ̂² = {N ≥ τ²}`` (:func:`~dpnet.inference.aggregation.threshold_sets`);
+    ``target`` is the boolean mask of ``Θ*``.
+    """
+    mask = np.asarray(target, dtype=bool)
+    n_reps, n_agents, n_states = run.n_reps, run.scaled.shape[-2], run.scaled.shape[-1]
+    if mask.shape != (n_states,) or not mask.any():
+        raise ParameterError(f"target must be a non-empty boolean mask over the {n_states} states")
+    counts = run.round_counts(0.0)
+    first, second = threshold_sets(counts, counts, freq_1, freq_2, run.K)
+    everywhere = np.tile(mask, n_agents)
+    one = type_errors(first.reshape(n_reps, -1), everywhere)
+    two = type_errors(second.reshape(n_reps, -1), everywhere)
+    return {"inside": 1.0 - float(one.type1), "covers": 1.0 - float(two.type2), "exact": float(two.exact)}
+
+
+def promise_rates(run: PrivateMLEResult, target: ArrayLike, *, rho: float, freq: float) -> dict[str, float]:
+    """How often each estimator of Alg 1/2 keeps the promise of its own theorem, at every agent, over the
+    replications of ``run`` (the sets of :func:`~dpnet.inference.rates.estimated_sets`):
+
+    - ``"GM inside"``: ``P[Θ̂^GM ⊆ Θ*]``, Theorem 4.1's ``1 − α`` (Theorem 4.2's ``1 − 2α`` at finite T);
+    - ``"AM covers"``: ``P[Θ* ⊆ Θ̂^AM]``, Theorem 4.1's ``β`` (Theorem 4.2's ``2β − 1``);
+    - ``"two-threshold exact"``: ``P[Θ̂ = Θ*]`` of the single-threshold rule at frequency ``freq``, Cor
+      4.4's ``β − α`` when ``freq`` is its threshold.
+
+    ``target`` is the boolean mask of ``Θ*``. Unlike :func:`~dpnet.inference.rates.recovery_rates`, which
+    asks every estimator for exactly ``Θ*``, each estimator is held to what its theorem promises.
+    """
+    mask = np.asarray(target, dtype=bool)
+    n_reps, n_agents, n_states = run.n_reps, run.scaled.shape[-2], run.scaled.shape[-1]
+    if mask.shape != (n_states,) or not mask.any():
+        raise ParameterError(f"target must be a non-empty boolean mask over the {n_states} states")
+    sets = estimated_sets(run, rho=rho, freq=freq)
+    everywhere = np.tile(mask, n_agents)
+
+    def rates(name: str) -> ErrorRates:
+        return type_errors(sets[name].reshape(n_reps, -1), everywhere)
+
+    gm, am, thr = rates("GM"), rates("AM"), rates("two-threshold")
+    return {
+        "GM inside": 1.0 - float(gm.type1),
+        "AM covers": 1.0 - float(am.type2),
+        "two-threshold exact": float(thr.exact),
+    }
+
+
+def gm_limit_probability(gap: float, noise_scale: float, *, n_agents: int, K: int) -> float:
+    r"""GM's probability of selecting the better of two states in the limit ``T → ∞``, normal approximation.
+
+    In that limit GM selects the state with the larger ``Λ(θ) + (1/K) Σ_k Y_k(θ)``
+    (note ``note-ht-oracle``): with ``gap = Λ(θ₁) − Λ(θ₀) ≥ 0`` and independent ``Lap(b)`` noise per agent,
+    round and state, the averaged noise difference has variance ``4 n b² / K``, and
+
+    .. math:: P \approx \Phi\Bigl(\frac{\text{gap}}{2b\sqrt{n/K}}\Bigr),
+
+    the central limit of ``nK`` Laplace differences (½ when the noise swamps the gap).
+    """
+    gap = real()("gap", gap)
+    b = real(gt=0.0)("noise_scale", noise_scale)
+    n, k = integer(ge=1)("n_agents", n_agents), integer(ge=1)("K", K)
+    return float(stats.norm.cdf(gap / (2.0 * b * math.sqrt(n / k))))

@@ -1,5 +1,5 @@
 """Chapter 6, ``distributed-estimation``: private distributed estimation on power networks (paper 001,
-Table 1 and Figures 2–7).
+Table 1, Figures 2–7 and the (ε, δ) guarantee of §5.2).
 
 The chapter's parameters (:data:`SCHEMA`), and its experiments, one module per item: each experiment
 takes the resolved parameters, computes with :mod:`dpnet.estimation`, checks the outcome against paper
@@ -12,7 +12,8 @@ Random streams: the synthetic signals come from
 that changing the noise seed keeps the data); every noise draw comes from a named stream of ``seed``.
 A sample-path figure draws both calibrations from two fresh generators of its stream, so they see the
 same unit noise; a dataset's draws continue the stream after the datasets listed before it. Figure 7
-draws each mechanism's unit noise once and scales it by both calibrations, which gives the same numbers.
+draws each mechanism's unit noise once and scales it by both calibrations, which gives the same numbers;
+its located noise (the published figure's last scripted run) draws from children 8–15 of its stream.
 
 The footprint (``dpnet.chapters._items.footprint``) adds the items' ``cost`` terms to 20 s for
 the kernel, the imports and the figures. Calibrated on this 2-core machine (one core, under load from
@@ -32,11 +33,12 @@ from dpnet.chapters._items import footprint
 from dpnet.chapters.distributed_estimation.est_naive_noise import NaiveNoise, naive_noise
 from dpnet.chapters.distributed_estimation.est_optimal_noise import NoiseComparison, optimal_noise
 from dpnet.chapters.distributed_estimation.p001_fig2 import Networks, networks, signal_stream
-from dpnet.chapters.distributed_estimation.p001_fig3 import SamplePaths, mvue_signal
+from dpnet.chapters.distributed_estimation.p001_fig3 import SamplePaths, convergence_table, mvue_signal
 from dpnet.chapters.distributed_estimation.p001_fig4 import mvue_network
 from dpnet.chapters.distributed_estimation.p001_fig5 import online_signal
 from dpnet.chapters.distributed_estimation.p001_fig6 import online_network
 from dpnet.chapters.distributed_estimation.p001_fig7 import BudgetSweep, error_vs_budget
+from dpnet.chapters.distributed_estimation.p001_sec5_2 import SmoothGuarantee, smooth_guarantee
 from dpnet.chapters.distributed_estimation.p001_table1 import MomentStudy, moment_study
 from dpnet.chapters.distributed_estimation.slopes import Slopes, slope_table
 from dpnet.params import (
@@ -62,6 +64,8 @@ __all__ = [
     "NoiseComparison",
     "SamplePaths",
     "Slopes",
+    "SmoothGuarantee",
+    "convergence_table",
     "error_vs_budget",
     "moment_study",
     "mvue_network",
@@ -73,6 +77,7 @@ __all__ = [
     "optimal_noise",
     "signal_stream",
     "slope_table",
+    "smooth_guarantee",
 ]
 
 #: Seconds no item accounts for: the kernel, the imports, the figures.

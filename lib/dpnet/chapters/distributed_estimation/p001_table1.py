@@ -101,11 +101,10 @@ def moment_study(P: Parameters) -> MomentStudy:
         A, case["horizon"], sigma=case["sigma"], scale=case["scale"], rng=P.rng("p001-table1"), n_runs=P.n_mc
     )
     moments["MC / exact"] = moments["monte_carlo"] / moments["exact"]
-    # each row is named for its algorithm and quantity (alg3-cop, alg3-cod, …, alg5-bound)
+    # each row is named for its algorithm and quantity (alg3-cop, alg3-cod, …, alg5-cod)
     rows = [
         {**r, "name": f"alg{_algorithm(r['algorithm'])}-{_QUANTITY_NAMES[r['quantity']]}"}
         for r in moments.to_dict("records")
     ]
-    bound_rows = [{**r, "name": f"alg{_algorithm(r['case'])}-bound"} for r in bounds.to_dict("records")]
-    checks = ref.moment_checks(rows) + ref.bound_checks(bound_rows)
+    checks = ref.moment_checks(rows) + ref.bound_checks(bounds.to_dict("records"))
     return MomentStudy(dict(case), P.n_mc, moments, bounds, gap, {"p001-table1": checks})

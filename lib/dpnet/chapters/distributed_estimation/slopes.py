@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,15 @@ class Slopes:
     @property
     def deviations(self) -> tuple[tuple[str, str, str], ...]:
         return ()
+
+    def glue_values(self) -> dict[str, float]:
+        """The US Algorithm 4's fitted slope without DP over the early window, and the exact second
+        moments' slope over it (``nan`` without the US grid): ``us_ol_s_slope``, ``us_ol_s_exact``."""
+        t = self.table
+        if t.empty or "us_power_grid" not in set(t.dataset):
+            return {"us_ol_s_slope": math.nan, "us_ol_s_exact": math.nan}
+        row = t[(t.dataset == "us_power_grid") & (t.algorithm == "OL-S") & (t.quantity == "error without DP")]
+        return {"us_ol_s_slope": float(row.slope.iloc[0]), "us_ol_s_exact": float(row.exact.iloc[0])}
 
     def metrics(self) -> dict[str, Any]:
         return {"slopes": self.table.to_dict("records")}

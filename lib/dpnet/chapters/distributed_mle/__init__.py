@@ -1,22 +1,23 @@
 """Chapter 2, ``distributed-mle``: private distributed maximum-likelihood estimation.
 
-Paper 003 §3–4.1 and Table 1, with the earlier version, paper 000, and its Table 2. The package
-declares the chapter's parameters (:data:`SCHEMA`) and re-exports its experiments, one module per
-published item (:mod:`~dpnet.chapters.distributed_mle.p003_table1`,
+Paper 003 §3–4.1 (Theorems 4.1–4.3, Corollary 4.4) and Table 1, with the earlier version, paper 000
+(Theorems 3.1 and 3.3) and its Table 2. The package declares the chapter's parameters (:data:`SCHEMA`)
+and re-exports its experiments, one module per published item
+(:mod:`~dpnet.chapters.distributed_mle.p003_thm4_1`, …, :mod:`~dpnet.chapters.distributed_mle.p003_table1`,
 :mod:`~dpnet.chapters.distributed_mle.p000_table2`) and per experiment of the book's own, named for the
 figure or table it records (:mod:`~dpnet.chapters.distributed_mle.mle_errors_vs_eps`, …). Each
 experiment takes the resolved parameters (and what an earlier experiment built), computes with
 :mod:`dpnet.inference` and :mod:`dpnet.networks`, and returns a small frozen dataclass that the chapter
-records (:meth:`dpnet.results.Results.record`), tabulates and plots. The only published numbers the
-chapter can compare with are those behind Table 1 (:mod:`dpnet.reference.complexity`); everything else
-is the book's own experiment on a synthetic instance, set against the theorems' guarantees.
+records (:meth:`dpnet.results.Results.record`), tabulates and plots. The theorems' items read the
+records of the book's Monte Carlo sweeps on a synthetic instance and check the theorems' bounds in every
+case (:mod:`dpnet.reference.complexity`); the only published numbers are those behind Table 1.
 
 Every random draw comes from a named stream of the chapter's seed (``SCHEMA.streams``): the graph
 (Erdős–Rényi only), the data, the trajectories' noise, and one stream per Monte Carlo sweep, each task
 of a sweep keyed by what it is (the index of its ε or gap, its rule, its K).
 
 The footprint (``dpnet.chapters._items.footprint``) adds up the item modules' ``cost`` terms: the
-four Monte Carlo sweeps dominate (their common cost model is described in
+five Monte Carlo sweeps dominate (their common cost model is described in
 ``dpnet.chapters.distributed_mle._common``); the rest are closed forms. Its memory is the largest
 chunk a sweep holds plus what the win-probability count keeps; its time is the sweeps' plus 20 s
 that no item accounts for (kernel, imports, schedules, the scaling tables, figures).
@@ -29,20 +30,28 @@ from collections.abc import Mapping
 from typing import Any
 
 from dpnet.chapters._items import footprint
-from dpnet.chapters.distributed_mle._common import CODE_RHO
+from dpnet.chapters.distributed_mle._common import CODE_RHO, Verdict, verdict_table
 from dpnet.chapters.distributed_mle.cor44_feasibility import ExactRecovery, exact_recovery
 from dpnet.chapters.distributed_mle.error_rates import Summary, interval, summary
 from dpnet.chapters.distributed_mle.ex_mle_floor import RoundsExercise, rounds_exercise
 from dpnet.chapters.distributed_mle.exact_ties import Ties, ties
 from dpnet.chapters.distributed_mle.kt_lower_bound import LowerBound, lower_bound
+from dpnet.chapters.distributed_mle.mle_constants import Constants, constants
 from dpnet.chapters.distributed_mle.mle_errors_vs_eps import EpsSweep, eps_sweep
 from dpnet.chapters.distributed_mle.mle_errors_vs_gap import GapSweep, gap_sweep
 from dpnet.chapters.distributed_mle.mle_errors_vs_k import KSweep, k_sweep
+from dpnet.chapters.distributed_mle.mle_gm_every_round import EveryRound, every_round
 from dpnet.chapters.distributed_mle.mle_rounds import Scaling, scaling
 from dpnet.chapters.distributed_mle.mle_trajectories import Trajectories, trajectories
 from dpnet.chapters.distributed_mle.mle_win_probability import WinFloor, win_floor
 from dpnet.chapters.distributed_mle.p000_table2 import Paper000, paper000
+from dpnet.chapters.distributed_mle.p000_thm3_1 import theorem_3_1
+from dpnet.chapters.distributed_mle.p000_thm3_3 import theorem_3_3
+from dpnet.chapters.distributed_mle.p003_cor4_4 import corollary_4_4
 from dpnet.chapters.distributed_mle.p003_table1 import Complexity, complexity_checks
+from dpnet.chapters.distributed_mle.p003_thm4_1 import theorem_4_1
+from dpnet.chapters.distributed_mle.p003_thm4_2 import theorem_4_2
+from dpnet.chapters.distributed_mle.p003_thm4_3 import theorem_4_3
 from dpnet.chapters.distributed_mle.rounds_iterations import Schedules, schedules
 from dpnet.chapters.distributed_mle.synthetic_instance import CLOSED_FORM_ITERATIONS, Instance, instance
 from dpnet.errors import ParameterError
@@ -55,7 +64,9 @@ __all__ = [
     "CODE_RHO",
     "SCHEMA",
     "Complexity",
+    "Constants",
     "EpsSweep",
+    "EveryRound",
     "ExactRecovery",
     "GapSweep",
     "Instance",
@@ -68,9 +79,13 @@ __all__ = [
     "Summary",
     "Ties",
     "Trajectories",
+    "Verdict",
     "WinFloor",
     "complexity_checks",
+    "constants",
+    "corollary_4_4",
     "eps_sweep",
+    "every_round",
     "exact_recovery",
     "gap_sweep",
     "instance",
@@ -82,8 +97,14 @@ __all__ = [
     "scaling",
     "schedules",
     "summary",
+    "theorem_3_1",
+    "theorem_3_3",
+    "theorem_4_1",
+    "theorem_4_2",
+    "theorem_4_3",
     "ties",
     "trajectories",
+    "verdict_table",
     "win_floor",
 ]
 
@@ -163,6 +184,6 @@ SCHEMA = Schema(
         "k-sweep": (1,),
         "gap-sweep": (2,),
         "win-floor": (3,),
-    },
+    },  # new streams (gm-every-round) are keyed by their names
     footprint=footprint(__name__, seconds=_FIXED_SECONDS, memory=0.0),
 )  # fmt: skip

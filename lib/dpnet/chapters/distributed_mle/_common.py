@@ -1,11 +1,14 @@
 """What the items of Chapter 2 share: the error-rate record and its Monte Carlo tasks, the gap tables,
-the threshold ϱ of the authors' code, and the measured costs of the four Monte Carlo sweeps.
+the threshold ϱ of the authors' code, the verdict on a theorem (:class:`Verdict`, with the cases its
+checks read from the sweeps' records), and the measured costs of the Monte Carlo sweeps.
 
 The four sweeps (:mod:`~dpnet.chapters.distributed_mle.mle_errors_vs_eps`,
 :mod:`~dpnet.chapters.distributed_mle.mle_errors_vs_k`,
 :mod:`~dpnet.chapters.distributed_mle.mle_errors_vs_gap` and
 :mod:`~dpnet.chapters.distributed_mle.mle_win_probability`) run :func:`dpnet.inference.error_rate_task`
-through :func:`_keyed_sweep`, and write one :data:`Record` per point (:func:`_record`).
+through :func:`_keyed_sweep`, and write one :data:`Record` per point (:func:`_record`); so does the
+small table of Theorem 4.1's proof's GM estimator
+(:mod:`~dpnet.chapters.distributed_mle.mle_gm_every_round`), with the same cost model.
 
 Their costs share one model, calibrated on this 2-core machine, one core (``DPNET_JOBS=1``), by least
 squares on the four sweeps' measured time: 3.7 s at the quick defaults (2.1·10⁷ bounded draws,
@@ -25,13 +28,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
+import pandas as pd
 from numpy.typing import NDArray
 
 from dpnet import inference as inf
+from dpnet.inference.rounds import rounds_thres_hoeffding, win_probabilities_corrected
+from dpnet.mechanisms import clopper_pearson
 from dpnet.reference import complexity
+from dpnet.results import Check, Deviation
 from dpnet.sweep import Stream, sweep
 
 #: The log-belief threshold ϱ of the published ACTG runs, which the authors' code schedule uses.
@@ -39,8 +47,14 @@ CODE_RHO = complexity.ACTG_SETTING["rho"]
 #: A gap of 0 in the gap sweep means this many noise scales, so that Θ* has one state.
 GAP_FLOOR = 1e-6
 
+#: Two-sided level of the intervals with which the book's checks compare a rate with an exact value
+#: (wider than the figures' 95 %, so that the many comparisons of a run do not fail by chance).
+CONSISTENCY = 0.999
+
 #: One row of an error-rate table (:func:`_record`).
 Record = dict[str, Any]
+#: The largest K the gap sweep simulates for the corrected two-threshold rule (its K grows like 1/π²).
+CORRECTED_K_MAX = 1000
 
 #: Measured costs on this 2-core machine (one core, DPNET_JOBS=1), see the module's docstring.
 _DRAW_SECONDS = 1e-7  # one Laplace draw of one agent, state, round and replication (as bounded below)
@@ -77,13 +91,16 @@ def _task(
     reps: int,
     rho: tuple[float, float] | None = None,
     freq: tuple[float, float] | None = None,
+    thresholds_only: bool = False,
 ) -> inf.ErrorRateTask:
-    """One error-rate point: log-belief thresholds ϱ (AM, GM) if given, else the oracle's τ = 1/K."""
+    """One error-rate point: log-belief thresholds ϱ (AM, GM) if given, else the oracle's τ = 1/K;
+    ``thresholds_only``: the two-threshold sets of ``freq`` alone (same draws, no AM or GM)."""
     return inf.ErrorRateTask(
         loglik=loglik, eps=eps, K=K, T=T, delta=delta, n_reps=reps,
         tau_am=None if rho is not None else 1.0 / K, rho_am=None if rho is None else rho[0],
         tau_gm=None if rho is not None else 1.0 / K, rho_gm=None if rho is None else rho[1], weights=weights,
         freq_1=None if freq is None else freq[0], freq_2=None if freq is None else freq[1],
+        thresholds_only=thresholds_only,
     )  # fmt: skip
 
 
@@ -109,9 +126,85 @@ def _record(out: Mapping[str, float], sweep_name: str, algorithm: str, est: str,
     return rec
 
 
+def _consistent(record: Record, kind: str, value: float) -> bool:
+    """Whether the rate ``kind`` of ``record`` is consistent with ``value`` at level :data:`CONSISTENCY`."""
+    n = int(record["n_reps"])
+    lo, hi = clopper_pearson(round(record[kind] * n), n, 1 - (1 - CONSISTENCY) / 2)
+    return bool(lo <= value <= hi)
+
+
 def _fails(records: Sequence[Record], kind: str, target: float) -> int:
     """How many rates exceed ``target`` beyond Monte Carlo error (interval entirely above it)."""
     return sum(inf.exceeds_target(r, kind, target) for r in records)
+
+
+def _cases(records: Sequence[Record], kind: str, where: str) -> list[complexity.Rate]:
+    """The rates ``kind`` of ``records`` as the cases of a bound check: ``where`` names the sweep, and
+    each case its ε (``sweep == "epsilon"``) or its gap, and its K."""
+    out = []
+    for r in records:
+        at = f"gap {r['gap']:g}" if "gap" in r else f"ε = {r['eps']:g}"
+        out.append(
+            (f"{where}, {at}, K = {r['K']}", float(r[kind]), float(r[f"{kind}_lo"]), float(r[f"{kind}_hi"]))
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The checks of a theorem of the papers against the chapter's Monte Carlo sweeps, keyed by item.
+
+    Attributes
+    ----------
+    checks
+        Item key → its checks: one per statement of the theorem (each error it bounds), the headline
+        check that joins them, and the book's own checks of what the chapter says about them.
+    """
+
+    checks: Mapping[str, list[Check]]
+
+    #: The theorems hold for any data and budget: every run tests them, whatever its parameters.
+    paper_setting: ClassVar[bool] = True
+    deviations: ClassVar[tuple[Deviation, ...]] = ()
+
+    def check(self, name: str) -> Check:
+        """The check ``name`` (of the verdict's one item)."""
+        [checks] = self.checks.values()
+        return next(c for c in checks if c.name == name)
+
+    def metrics(self) -> dict[str, Any]:
+        """None: the checks are the verdict's record (``reproduction`` in metrics.json)."""
+        return {}
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """None."""
+        return {}
+
+
+def verdict_table(verdicts: Sequence[Verdict]) -> pd.DataFrame:
+    """One row per check of ``verdicts``: its item, its name, whose claim it tests (the paper's, or the
+    book's own statement about the run), its verdict (✓, ✗, – for undecided) and, for a bound, how many
+    of its cases break it."""
+    marks = {True: "✓", False: "✗", None: "–"}
+    rows = []
+    for verdict in verdicts:
+        for item, checks in verdict.checks.items():
+            for c in checks:
+                head = c.detail.split(":")[0] if " cases" in c.detail.split(":")[0] else ""
+                rows.append({"item": item, "check": c.name,
+                             "whose claim": "the paper's" if c.against == "paper" else "the book's",
+                             "verdict": marks[c.passed], "cases": head})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _corrected_rounds(values: Mapping[str, Any]) -> int:
+    """The K of the corrected two-threshold rule
+    (:func:`~dpnet.inference.schedules.schedule_thm43_corrected`), or 0 when it exceeds
+    :data:`CORRECTED_K_MAX` and the gap sweep does not simulate it."""
+    m, alpha, beta, pi = values["n_states"], values["alpha"], values["beta"], values["pi"]
+    k1, k2 = rounds_thres_hoeffding(m, 1, alpha, beta, pi, pi, *win_probabilities_corrected(m, 1))
+    K = inf.to_int_ceil(max(k1, k2), minimum=1)
+    return K if K <= CORRECTED_K_MAX else 0
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """The book's table ``cor44_feasibility``: when Corollary 4.4's exact recovery is possible.
 
 Corollary 4.4 needs ``p₂ > p₁``; the table gives ``p₁``, ``p₂`` and the condition for every
-``|Θ*| < |Θ|`` up to ``max_states``, beside paper 003's clause ``any f* when |Θ| ≤ 4``, which fails at
-``|Θ| = 4``, ``|Θ*| = 2``.
+``|Θ*| < |Θ|`` up to ``max_states``, beside paper 003's clause ``any f* when |Θ| ≤ 4`` (which fails at
+``|Θ| = 4``, ``|Θ*| = 2`` even with the paper's constants), and the condition with the corrected win
+probabilities (:func:`~dpnet.inference.rounds.win_probabilities_corrected`), under which it never holds.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from dpnet import inference as inf
+from dpnet.inference.rounds import win_probabilities_corrected
 from dpnet.params import Cost
 from dpnet.results import Check, Deviation
 
@@ -27,7 +29,8 @@ def cost(values: Mapping[str, Any]) -> Cost:
 
 @dataclass(frozen=True)
 class ExactRecovery:
-    """Corollary 4.4's condition ``p₂ > p₁`` for every ``|Θ*| < |Θ|`` up to ``max_states``."""
+    """Corollary 4.4's condition ``p₂ > p₁`` for every ``|Θ*| < |Θ|`` up to ``max_states``, with the paper's
+    win probabilities and with the corrected ones."""
 
     table: pd.DataFrame
 
@@ -41,6 +44,11 @@ class ExactRecovery:
         """The (``|Θ|``, ``|Θ*|``) with ``|Θ|`` ≤ 4 where the condition fails, against the paper's clause."""
         t = self.table
         return t[t["paper: any f* when |Θ| ≤ 4"] & ~t["feasible (p₂ > p₁)"]]
+
+    @property
+    def clause_cases(self) -> pd.DataFrame:
+        """The rows the paper's clause speaks of (``|Θ| ≤ 4``)."""
+        return self.table[self.table["paper: any f* when |Θ| ≤ 4"]]
 
     @staticmethod
     def boundaries(n_states: int) -> tuple[float, float]:
@@ -63,6 +71,8 @@ def exact_recovery(max_states: int = 6) -> ExactRecovery:
     for m in range(2, max_states + 1):
         for s in range(1, m):
             p1, p2 = inf.win_probabilities(m, s)
-            rows.append((m, s, s / m, p1, p2, inf.exact_recovery_feasible(m, s), m <= 4))
-    columns = ["|Θ|", "|Θ*|", "f*", "p₁", "p₂", "feasible (p₂ > p₁)", "paper: any f* when |Θ| ≤ 4"]
+            q1, q2 = win_probabilities_corrected(m, s)
+            rows.append((m, s, s / m, p1, p2, inf.exact_recovery_feasible(m, s), m <= 4, q1, q2, q2 > q1))
+    columns = ["|Θ|", "|Θ*|", "f*", "p₁", "p₂", "feasible (p₂ > p₁)", "paper: any f* when |Θ| ≤ 4",
+               "corrected p₁", "corrected p₂", "feasible, corrected"]  # fmt: skip
     return ExactRecovery(pd.DataFrame(rows, columns=columns))

@@ -1,6 +1,6 @@
 """The book's record of every error rate (``error_rates`` and ``headline`` in metrics.json).
 
-The records of the chapter's four Monte Carlo sweeps, in the order the chapter runs them, with the
+The records of the chapter's five Monte Carlo sweeps, in the order the chapter runs them, with the
 headline numbers its summary quotes, and the interval of a rate as the prose writes it.
 """
 
@@ -16,6 +16,7 @@ from dpnet.chapters.distributed_mle._common import Record
 from dpnet.chapters.distributed_mle.mle_errors_vs_eps import EpsSweep
 from dpnet.chapters.distributed_mle.mle_errors_vs_gap import GapSweep
 from dpnet.chapters.distributed_mle.mle_errors_vs_k import KSweep
+from dpnet.chapters.distributed_mle.mle_gm_every_round import EveryRound
 from dpnet.chapters.distributed_mle.mle_win_probability import WinFloor
 from dpnet.params import Cost
 from dpnet.results import Check, Deviation
@@ -54,6 +55,6 @@ class Summary:
         return {}
 
 
-def summary(eps: EpsSweep, ks: KSweep, gap: GapSweep, floor: WinFloor) -> Summary:
-    """Collect the records of the four sweeps, in the order the chapter runs them."""
-    return Summary([*eps.rows, *ks.rows, *gap.rows, *floor.rows], gap.headline)
+def summary(eps: EpsSweep, ks: KSweep, gap: GapSweep, floor: WinFloor, every_round: EveryRound) -> Summary:
+    """Collect the records of the five sweeps, in the order the chapter runs them."""
+    return Summary([*eps.rows, *ks.rows, *gap.rows, *floor.rows, *every_round.rows], gap.headline)

@@ -45,6 +45,10 @@ class LowerBound:
         The signal gap, the graph's diameter and the targets.
     rows
         Per ε: the bound of Theorem 13.1 and of the §13 remark as printed, and with ``(β − α)²``.
+    remark_ratio
+        The remark's bound over the theorem's with the remark's divergence bound, both with the same
+        numerator (the proof's ``(β − α)²``, which does not vanish at ``β = 1 − α``), at the smallest ε:
+        a ratio of the two formulas; ``nan`` when ``β = α``.
     """
 
     eps_gap: float
@@ -52,6 +56,7 @@ class LowerBound:
     alpha: float
     beta: float
     rows: list[Record]
+    remark_ratio: float
 
     #: The book's own table: it checks nothing, departs from no paper and has no paper setting
     #: (the typo it shows is a reproduction note).
@@ -67,12 +72,6 @@ class LowerBound:
     def column(self, name: str) -> NDArray[np.float64]:
         """``"printed"``, ``"remark"`` or ``"proof"`` over the ε grid."""
         return self.table.iloc[:, {"printed": 1, "remark": 2, "proof": 3}[name]].to_numpy(dtype=float)
-
-    @property
-    def remark_ratio(self) -> float:
-        """The remark's bound over the theorem's (as printed), at the smallest ε; ``nan`` where both are 0."""
-        printed, remark = self.column("printed")[0], self.column("remark")[0]
-        return remark / printed if printed > 0 else math.nan
 
     @property
     def proof_growth(self) -> float:
@@ -93,6 +92,10 @@ def lower_bound(P: Parameters, inst: Instance, eps_gap: float = LOWER_BOUND_EPS_
     """Theorem 13.1 at every ε of ``eps_values`` on the instance's graph, ``Be(1/2)`` against
     ``Be(1/2 + ε_gap/2)`` signals under randomized response."""
     diam, n, alpha, beta = inst.spectral.diameter, inst.n, P.alpha, P.beta
+    e0 = P.eps_values[0]
+    theorem = inf.kt_lower_bound(alpha, beta, diam, n * inf.kl_bound_rr(e0, eps_gap), numerator="proof")
+    remark = inf.kt_lower_bound_rr(alpha, beta, e0, eps_gap, diam, n, numerator="proof")
+    ratio = remark / theorem if theorem > 0 else math.nan
     rows = []
     for e in P.eps_values:
         kl_sum = n * inf.kl_bound_rr(e, eps_gap)
@@ -103,4 +106,4 @@ def lower_bound(P: Parameters, inst: Instance, eps_gap: float = LOWER_BOUND_EPS_
             "§13 remark as printed (RR)": inf.kt_lower_bound_rr(alpha, beta, e, eps_gap, diam, n),
             "with (β − α)² (the proof's step)": proof,
         })  # fmt: skip
-    return LowerBound(eps_gap, diam, alpha, beta, rows)
+    return LowerBound(eps_gap, diam, alpha, beta, rows, ratio)

@@ -2,16 +2,18 @@
 
 Agent 1's Type I and Type II errors over ``eps_values`` (stream ``eps-sweep``): the ``T → ∞`` oracle
 with K from Theorems 4.1 and 4.3, Theorem 4.2's finite T and thresholds ϱ*, and ``T = iterations`` on
-the same noise (common random numbers), whose agreement with the oracle the table gives.
+the same noise (common random numbers), whose agreement with the oracle the table gives; and the exact
+``T → ∞`` rates of AM's Type II and GM's Type I errors (:func:`exact_oracle_rates`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -28,11 +30,12 @@ from dpnet.chapters.distributed_mle._common import (
     _task,
 )
 from dpnet.chapters.distributed_mle.synthetic_instance import Instance
+from dpnet.inference.rates import leader_probability
 from dpnet.params import Cost, Parameters
 from dpnet.plotting import SMALL, error_rate_axes, fixed_ticks, guarantee_line, panel_row, plot_error_rates
 from dpnet.results import Check, Deviation
 
-__all__ = ["EpsSweep", "cost", "eps_sweep"]
+__all__ = ["EpsSweep", "cost", "eps_sweep", "exact_am_type1", "exact_oracle_rates"]
 
 
 def cost(values: Mapping[str, Any]) -> Cost:
@@ -51,6 +54,39 @@ def cost(values: Mapping[str, Any]) -> Cost:
         seconds=_sweep_seconds(R * n * m * task_rounds, R * 5 * E, task_rounds * math.ceil(R / _CHUNK)),
         peak=_chunk_bytes(R, max(K_r, K_f), n, m),
     )
+
+
+def exact_am_type1(loglik: Any, noise_scale: float, K: int) -> float:
+    """AM's Type I error of the ``T → ∞`` oracle with K rounds, exactly (``nan`` unless Θ* has one state):
+    AM admits a false state unless θ* wins every round, ``1 − p^K`` with ``p`` as in
+    :func:`exact_oracle_rates`."""
+    table = np.asarray(loglik, dtype=float)
+    lam, mle = table.sum(axis=0), inf.mle_mask(table)
+    if mle.sum() != 1:
+        return math.nan
+    p = leader_probability((lam[mle][0] - lam[~mle]) / noise_scale, table.shape[0])
+    return float(1 - p**K)
+
+
+def exact_oracle_rates(loglik: Any, noise_scale: float, K: int) -> tuple[float, float]:
+    """AM's Type II and GM's Type I errors of the ``T → ∞`` oracle with K rounds, exactly (``nan`` unless
+    Θ* has one state).
+
+    With ``ℓ_j = (Λ(θ*) − Λ(θ_j))/b`` the leads in noise scales and ``n`` agents, θ* wins a round with
+    probability ``p = leader_probability(ℓ, n)`` and AM misses it when it loses every round,
+    ``(1 − p)^K``; GM keeps the leader of ``Λ + (1/K)ΣY_k``, whose noise is ``b/K`` times a sum of
+    ``nK`` Laplace draws, so it admits a false state with probability
+    ``1 − leader_probability(Kℓ, nK)`` (:func:`~dpnet.inference.rates.leader_probability`).
+    """
+    table = np.asarray(loglik, dtype=float)
+    lam = table.sum(axis=0)
+    mle = inf.mle_mask(table)
+    if mle.sum() != 1:
+        return math.nan, math.nan
+    leads = (lam[mle][0] - lam[~mle]) / noise_scale
+    n = table.shape[0]
+    p = leader_probability(leads, n)
+    return float((1 - p) ** K), 1 - leader_probability(K * leads, n * K)
 
 
 #: The ε sweep's estimators: key → (name, rule, theorem); the rule "amgm" or "thres" picks the tasks.
@@ -79,6 +115,9 @@ class EpsSweep:
         with ``"-T"`` (``T = iterations``); each record's ``algorithm`` names its curve in full.
     gap_per_unit_eps
         ``l/b`` at ε = 1 with the K of Theorem 4.1 (``l/b`` is proportional to ε).
+    exact
+        ``"am"`` (Type II), ``"gm"`` (Type I) and ``"am-type1"`` → the exact oracle rate at each ε
+        (Theorem 4.1's K; :func:`exact_oracle_rates`, :func:`exact_am_type1`).
     """
 
     eps: tuple[float, ...]
@@ -90,6 +129,7 @@ class EpsSweep:
     schedules: Mapping[float, Mapping[str, Any]]
     records: Mapping[str, list[Record]]
     gap_per_unit_eps: float
+    exact: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
 
     #: The book's own experiment: it checks nothing, departs from no paper and has no paper setting.
     checks: ClassVar[Mapping[str, list[Check]]] = {}
@@ -110,6 +150,23 @@ class EpsSweep:
     def fails(self, curve: str, kind: str, target: float) -> int:
         """How many budgets of ``curve`` exceed ``target`` beyond Monte Carlo error."""
         return _fails(self.records[curve], kind, target)
+
+    def exact_fails(self, curve: str, target: float) -> int:
+        """How many budgets' exact rates of ``curve`` (``"am"``: Type II, ``"gm"``: Type I) exceed
+        ``target``."""
+        return sum(v > target for v in self.exact[curve])
+
+    def exact_at(self, curve: str, eps: float) -> float:
+        """The exact rate of ``curve`` (a key of ``exact``) at the budget ``eps`` of the grid."""
+        return self.exact[curve][self.eps.index(eps)]
+
+    def rate_at(self, curve: str, kind: str, eps: float) -> float:
+        """The rate ``kind`` of ``curve`` at the budget ``eps`` (``nan`` when ``eps`` is not on the grid)."""
+        return next((r[kind] for r in self.records[curve] if r["eps"] == eps), math.nan)
+
+    def at(self, curve: str, eps: float) -> Record:
+        """The record of ``curve`` at the budget ``eps`` of the grid."""
+        return next(r for r in self.records[curve] if r["eps"] == eps)
 
     def rate(self, curve: str, kind: str, stat: Any = max) -> float:
         """A statistic (``max``, ``min``) of the curve's rates over ε."""
@@ -206,7 +263,10 @@ def eps_sweep(P: Parameters, inst: Instance) -> EpsSweep:
 
     def tasks(T_: int | None) -> dict[tuple[int, ...], inf.ErrorRateTask]:
         out = {(j, 0): _task(ll, e, sched[e]["41"].K, T_, **opts) for j, e in enumerate(eps)}
-        out |= {(j, 1): _task(ll, e, sched[e]["43"].K, T_, freq=freq43, **opts) for j, e in enumerate(eps)}
+        out |= {
+            (j, 1): _task(ll, e, sched[e]["43"].K, T_, freq=freq43, thresholds_only=True, **opts)
+            for j, e in enumerate(eps)
+        }  # the two-threshold sets alone: AM and GM are the (j, 0) tasks
         return out
 
     oracle = _keyed_sweep(tasks(None), stream, "ε sweep, T → ∞")
@@ -232,4 +292,10 @@ def eps_sweep(P: Parameters, inst: Instance) -> EpsSweep:
     }
     K41 = sched[eps[0]]["41"].K
     to_snr = prob.gap / inf.noise_scale(inst.delta, inst.n_states, 1.0, K41)  # l/b ∝ ε: its value at ε = 1
-    return EpsSweep(eps, inst.n, P.alpha, P.beta, P.replications, T, sched, records, float(to_snr))
+    rates = [exact_oracle_rates(ll, sched[e]["41"].noise_scale, sched[e]["41"].K) for e in eps]
+    exact = {
+        "am": tuple(a for a, _ in rates),
+        "gm": tuple(g for _, g in rates),
+        "am-type1": tuple(exact_am_type1(ll, sched[e]["41"].noise_scale, sched[e]["41"].K) for e in eps),
+    }
+    return EpsSweep(eps, inst.n, P.alpha, P.beta, P.replications, T, sched, records, float(to_snr), exact)

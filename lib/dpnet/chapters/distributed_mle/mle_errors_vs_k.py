@@ -1,14 +1,15 @@
 """The book's figure ``mle-errors-vs-k``: error rates against the number of rounds K.
 
 Agent 1's Type I and Type II errors at ``eps_demo`` for every K of ``K_values`` (``T → ∞``, stream
-``k-sweep``): more rounds split the budget, so the noise scale grows like K.
+``k-sweep``): more rounds split the budget, so the noise scale grows like K. With them, GM's exact
+Type I error at every K from 1 to :data:`SCAN_K` (:func:`~.mle_errors_vs_eps.exact_oracle_rates`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from matplotlib.figure import Figure
@@ -23,11 +24,15 @@ from dpnet.chapters.distributed_mle._common import (
     _sweep_seconds,
     _task,
 )
+from dpnet.chapters.distributed_mle.mle_errors_vs_eps import exact_oracle_rates
 from dpnet.chapters.distributed_mle.synthetic_instance import Instance
 from dpnet.params import Cost, Parameters
 from dpnet.plotting import SMALL, error_rate_axes, fixed_ticks, guarantee_line, panel_row, plot_error_rates
 
-__all__ = ["KSweep", "cost", "k_sweep"]
+__all__ = ["SCAN_K", "KSweep", "cost", "k_sweep"]
+
+#: GM's exact Type I error is computed at every K from 1 to this (and at the sweep's K).
+SCAN_K = 64
 
 
 def cost(values: Mapping[str, Any]) -> Cost:
@@ -54,6 +59,9 @@ class KSweep:
         The budget, the targets, and Theorem 4.1's K at that budget (marked on the figure).
     records
         Estimator (``"am"``, ``"gm"``, ``"thres1"``, ``"thres2"``) → one record per K, K increasing.
+    exact
+        K → the exact oracle rates (AM's Type II, GM's Type I) at ``eps``, for every K from 1 to
+        :data:`SCAN_K` and every K of the sweep.
     """
 
     eps: float
@@ -61,6 +69,7 @@ class KSweep:
     beta: float
     K_thm41: int
     records: Mapping[str, list[Record]]
+    exact: Mapping[int, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def Ks(self) -> list[int]:
@@ -80,6 +89,12 @@ class KSweep:
     def best_gm(self) -> int:
         """The K with the smallest GM Type I error (the first, on ties)."""
         return min(self.Ks, key=lambda K: self.at("gm", K)["type1"])
+
+    @property
+    def gm_exact_best(self) -> tuple[int, float]:
+        """The K with the smallest exact GM Type I error over ``exact``, and that error."""
+        K = min(self.exact, key=lambda k: self.exact[k][1])
+        return K, self.exact[K][1]
 
     def figure(self) -> Figure:
         """Type I (left) and Type II (right) against K on a log₂ axis, Theorem 4.1's K marked."""
@@ -123,4 +138,9 @@ def k_sweep(P: Parameters, inst: Instance, thresholds: tuple[float, float]) -> K
         for est, name in names.items()
     }
     target = {"delta": inst.delta, "eps": P.eps_demo, "alpha": P.alpha, "beta": P.beta}
-    return KSweep(P.eps_demo, P.alpha, P.beta, inf.schedule_thm41(inst.problem, **target).K, records)
+
+    def scale(K: int) -> float:
+        return float(inf.noise_scale(inst.delta, inst.n_states, P.eps_demo, K))
+
+    exact = {K: exact_oracle_rates(inst.loglik, scale(K), K) for K in sorted({*range(1, SCAN_K + 1), *Ks})}
+    return KSweep(P.eps_demo, P.alpha, P.beta, inf.schedule_thm41(inst.problem, **target).K, records, exact)

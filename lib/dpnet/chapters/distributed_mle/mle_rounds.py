@@ -1,7 +1,9 @@
 """The book's figure ``mle-rounds``: how the prescribed K and T grow with n, with ``|Θ|`` and with 1/ε.
 
-Theorem 4.2's T on four graph families for n = 3…50, K and K·T for ``|Θ|`` = 2…20, K·T of Theorems
-4.2 and 4.5 and of the authors' code for 41 budgets, and the growth of T as ε → 0 (Table 1's ε column).
+Theorem 4.2's T on four graph families for n = 3…50, K and K·T for ``|Θ|`` = 2…20 (with the corrected
+two-threshold rule's K from Hoeffding's inequality, as the proof uses it, and from the multiplicative
+Chernoff bound, and the rounds Θ̂² needs exactly at zero gap), K·T of Theorems 4.2 and 4.5 and of the
+authors' code for 41 budgets, and the growth of T as ε → 0 (Table 1's ε column).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from dpnet import inference as inf
 from dpnet import networks
 from dpnet.chapters.distributed_mle._common import CODE_RHO
 from dpnet.chapters.distributed_mle.synthetic_instance import Instance
+from dpnet.inference.rounds import rounds_thres2_exact, rounds_thres_chernoff, win_probabilities_corrected
+from dpnet.inference.schedules import schedule_thm43_corrected
 from dpnet.params import Cost, Parameters
 from dpnet.plotting import SMALL, fixed_ticks, log_ticks, panel_row, plain_log
 from dpnet.results import Check, Deviation
@@ -44,7 +48,9 @@ class Scaling:
         Agents, and Theorem 4.2's T on each graph family (per-agent data as in the chapter: Γ fixed,
         the gap growing like n).
     state_grid, by_states
-        ``|Θ|``, and K of Theorems 4.1 (paper's and corrected) and 4.3, and K·T of Theorem 4.2.
+        ``|Θ|``, and K of Theorems 4.1 (paper's and corrected) and 4.3 (paper's, corrected with
+        Hoeffding's inequality and with the multiplicative Chernoff bound, and what Θ̂² needs exactly at
+        zero gap with the corrected τ²), and K·T of Theorem 4.2.
     eps_grid, by_eps
         Budgets, and K·T of Theorems 4.2 and 4.5 and of the authors' code.
     slope_fixed, slope_optimal
@@ -86,9 +92,17 @@ class Scaling:
             ax[0].plot(self.n_grid, Ts, lw=1.5, label=kind)
         ax[0].set(xlabel="agents n", ylabel=f"Thm 4.2's T (ε = {self.eps:g})", ylim=(0, None))
         ax[0].legend()
+        style = {  # a corrected count: dashed; the exact requirement: dotted
+            "K Thm 4.1": ("C0", "-"), "K Thm 4.1 corrected": ("C0", "--"), "K Thm 4.3": ("C2", "-"),
+            "K Thm 4.3 corrected": ("C2", "--"), "K Thm 4.3 corrected, Chernoff": ("C8", "--"),
+            "K Θ̂² needs exactly": ("C3", ":"), "K·T Thm 4.2": ("C4", "-"),
+        }  # fmt: skip
+        shown = {"K Thm 4.3 corrected": "K Thm 4.3 corrected, Hoeffding",
+                 "K Θ̂² needs exactly": "K Θ̂² needs exactly (zero gap)"}  # fmt: skip
         for name, vals in self.by_states.items():
+            color, ls = style[name]
             ax[1].plot(
-                self.state_grid, vals, lw=1.5, marker=".", label=name, ls="--" if "corrected" in name else "-"
+                self.state_grid, vals, lw=1.5, marker=".", label=shown.get(name, name), color=color, ls=ls
             )
         ax[1].set(xlabel="states |Θ|", ylabel="rounds K / communication K·T", yscale="log")
         log_ticks(ax[1].yaxis, [v for vals in self.by_states.values() for v in vals])
@@ -123,6 +137,9 @@ def scaling(P: Parameters, inst: Instance) -> Scaling:
         "K Thm 4.1": [],
         "K Thm 4.1 corrected": [],
         "K Thm 4.3": [],
+        "K Thm 4.3 corrected": [],
+        "K Thm 4.3 corrected, Chernoff": [],
+        "K Θ̂² needs exactly": [],
         "K·T Thm 4.2": [],
     }
     for m in state_grid:
@@ -130,6 +147,12 @@ def scaling(P: Parameters, inst: Instance) -> Scaling:
         by_states["K Thm 4.1"].append(inf.schedule_thm41(p_m, eps=e, **t).K)
         by_states["K Thm 4.1 corrected"].append(inf.schedule_thm41(p_m, eps=e, **t, corrected=True).K)
         by_states["K Thm 4.3"].append(inf.schedule_thm43(p_m, eps=e, **t, pi1=P.pi, pi2=P.pi).K)
+        fixed = schedule_thm43_corrected(p_m, eps=e, **t, pi1=P.pi, pi2=P.pi)
+        by_states["K Thm 4.3 corrected"].append(fixed.K)
+        q1, q2 = win_probabilities_corrected(m, 1)
+        chernoff = rounds_thres_chernoff(m, 1, P.alpha, P.beta, P.pi, P.pi, q1, q2)
+        by_states["K Thm 4.3 corrected, Chernoff"].append(inf.to_int_ceil(max(chernoff), minimum=1))
+        by_states["K Θ̂² needs exactly"].append(rounds_thres2_exact(m, P.beta, fixed.freq_2))
         s = inf.schedule_thm42(p_m, a_star=a, eps=e, **t)
         by_states["K·T Thm 4.2"].append(s.K * s.T)
     eps_grid = np.logspace(-3, 2, 41)

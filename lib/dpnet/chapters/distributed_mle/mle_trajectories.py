@@ -43,6 +43,8 @@ class Trajectories:
         AM and GM aggregates and the two-threshold frequencies ``N`` (``τ̂ = 0``), ``(T+1, n, |Θ|)``.
     tau1, tau2
         The frequency thresholds τ¹, τ² of Theorem 4.3 (τ¹ at least 1/K).
+    tau1_theorem
+        Theorem 4.3's own τ¹ (0 when ``|Θ*| = 1``), which the book floors at ``1/K``.
     """
 
     eps: float
@@ -58,6 +60,7 @@ class Trajectories:
     counts: NDArray[np.float64]
     tau1: float
     tau2: float
+    tau1_theorem: float
 
     @property
     def iterations(self) -> int:
@@ -109,7 +112,10 @@ class Trajectories:
         for i in range(n):
             ax[3].plot(t, self.on_mle(self.counts[:, i]), lw=1.3, color=f"C{i % 10}")
             ax[3].plot(t, self.counts[:, i][:, ~self.mle].max(-1), lw=1.0, ls=":", color=f"C{i % 10}")
-        ax[3].axhline(self.tau1, color="0.2", ls="--", lw=1, label=f"τ¹ = {self.tau1:.3f}")
+        tau1 = f"τ¹ = {self.tau1:.3f}"
+        if self.tau1 > self.tau1_theorem:  # the theorem's τ¹ is 0 when |Θ*| = 1: one won round instead
+            tau1 = f"τ¹ = 1/K = {self.tau1:.3f} (Thm 4.3: {self.tau1_theorem:g})"
+        ax[3].axhline(self.tau1, color="0.2", ls="--", lw=1, label=tau1)
         ax[3].axhline(self.tau2, color="0.5", ls="-.", lw=1, label=f"τ² = {self.tau2:.3f}")
         ax[3].set(
             title="two thresholds (τ̂ = 0)", xlabel="iteration t", ylabel="frequency N", ylim=(-0.03, 1.03)
@@ -137,5 +143,5 @@ def trajectories(P: Parameters, inst: Instance) -> Trajectories:
         inf.belief_trajectory(ll, A, T), inf.belief_trajectory(ll, A, T, noise),
         inf.belief_trajectory(ll, A, T, noise, aggregate="am"),
         inf.belief_trajectory(ll, A, T, noise, aggregate="gm"),
-        inf.belief_trajectory(ll, A, T, noise, aggregate="counts"), tau1, tau2,
+        inf.belief_trajectory(ll, A, T, noise, aggregate="counts"), tau1, tau2, s43.freq_1,
     )  # fmt: skip

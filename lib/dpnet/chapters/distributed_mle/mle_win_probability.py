@@ -156,7 +156,7 @@ class WinFloor:
             label="simulated, gap → 0",
         )
         ax[0].plot(ms, 1 / ms, color="C0", lw=1, label="1/|Θ| (exchangeable)")
-        ax[0].plot(ms, 1 / (ms - 1), color="0.2", ls="--", lw=1, label="1/|Θ̄| (the proofs)")
+        ax[0].plot(ms, 1 / (ms - 1), color="0.2", ls="--", lw=1, label="1/(|Θ| − 1) (the proofs)")
         ax[0].set(xlabel="states |Θ|", ylabel="P[θ* wins a round]", xticks=list(self.states))
         ax[0].legend()
         plot_error_rates(
@@ -165,7 +165,7 @@ class WinFloor:
         Kd = np.arange(1, self.Ks[-1] + 1)
         ax[1].plot(Kd, (1 - 1 / M) ** Kd, color="C1", lw=1, label="(1 − 1/|Θ|)^K")
         ax[1].plot(
-            Kd, (1 - 1 / (M - 1)) ** Kd, color="0.2", ls="--", lw=1, label="(1 − 1/|Θ̄|)^K (the proofs)"
+            Kd, (1 - 1 / (M - 1)) ** Kd, color="0.2", ls="--", lw=1, label="(1 − 1/(|Θ| − 1))^K (the proofs)"
         )
         guarantee_line(ax[1], 1 - self.beta, "1 − β", ls="-.")
         for name, ls in (("AM, paper", ":"), ("AM, corrected", "-")):

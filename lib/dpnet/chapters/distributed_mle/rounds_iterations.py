@@ -1,6 +1,7 @@
 """The book's table ``rounds_iterations``: K, T, K·T and the noise scale of every schedule at every ε.
 
-Theorems 4.1–4.5, Corollary 4.4 (when exact recovery is feasible) and the authors' code, on the
+Theorems 4.1–4.5 (4.1 and 4.3 also corrected), Corollary 4.4 (when exact recovery is feasible) and the
+authors' code, on the
 instance at every ε of ``eps_values``; the chapter shows them as schedules × ε (``K / T``).
 """
 
@@ -16,6 +17,7 @@ import pandas as pd
 from dpnet import inference as inf
 from dpnet.chapters.distributed_mle._common import CODE_RHO, Record
 from dpnet.chapters.distributed_mle.synthetic_instance import Instance
+from dpnet.inference.schedules import schedule_thm43_corrected
 from dpnet.params import Cost, Parameters
 from dpnet.results import Check, Deviation
 
@@ -36,6 +38,7 @@ def _plans(P: Parameters, inst: Instance, e: float) -> dict[str, Any]:
         "Thm 4.1, corrected": inf.schedule_thm41(prob, **t, corrected=True),
         "Thm 4.2 (finite T)": inf.schedule_thm42(prob, a_star=a, **t),
         "Thm 4.3 (two thresholds, T → ∞)": inf.schedule_thm43(prob, **t, pi1=P.pi, pi2=P.pi),
+        "Thm 4.3, corrected": schedule_thm43_corrected(prob, **t, pi1=P.pi, pi2=P.pi),
         "Thm 4.5 (two thresholds, finite T)": inf.schedule_thm45(
             prob, a_star=a, **t, q1=P.q1, q2=P.q2, pi1=P.pi, pi2=P.pi
         ),

@@ -3,7 +3,8 @@ perturbation (paper 004, Nozari, Tallapragada & Cortés, from the first author's
 
 The chapter's parameters (:data:`SCHEMA`) and its experiments E0–E7, the book's own design: the slides
 publish no figure or number to match. Each experiment is a module named for its catalogue item
-(:mod:`~dpnet.chapters.functional_perturbation.p004_e3` for E3); the agents' problems
+(:mod:`~dpnet.chapters.functional_perturbation.p004_e3` for E3, with its truncation study in
+:mod:`~dpnet.chapters.functional_perturbation.p004_e3_truncation`); the agents' problems
 (:mod:`~dpnet.chapters.functional_perturbation.problems`) and the summary of the metrics
 (:mod:`~dpnet.chapters.functional_perturbation.summary`) have their own. Each experiment takes the
 resolved parameters (and the agents' problems), computes with :mod:`dpnet.funcpert`, checks the
@@ -12,32 +13,37 @@ records (:meth:`dpnet.results.Results.record`), tabulates and plots. Every choic
 open is a module constant and an entry of the book's reproduction notes (``note-fp-…``).
 
 The footprint adds up the modules' ``cost`` terms, beside ``30`` fixed seconds (the kernel, the
-problems, E0–E2, E7's sensitivities at degrees 14 and 18, the figures) and nothing held throughout:
-its memory is the largest of the impossibility demonstration (E6), a 2-D run's basis (E4, E7) and the
-message schedules run side by side (E6, E7). With other jobs on this 2-core machine, the quick
-chapter's experiments took 22 s and its whole run, figures included, 71 to 76 s (estimate 65 s); the
-full chapter's whole run took 139 to 180 s (estimate 178 s).
+problems, E0–E2 with their audits, E7's sensitivities at degrees 14 and 18 and its audit, the figures)
+and nothing held throughout: its memory is the largest of the impossibility demonstration (E6), a 2-D
+run's basis (E4, E7) and the message schedules run side by side (E6, E7). With other jobs on this 2-core
+machine (a load of about 10), the quick chapter took 52 s of processor time (estimate 66 s) and the full
+chapter 118 s (estimate 185 s); the truncation study added about 7 s to the full run.
 """
 
 from __future__ import annotations
 
 from dpnet.chapters._items import footprint
-from dpnet.chapters.functional_perturbation.p004_e0 import ErrorRegion, hypothesis_testing
+from dpnet.chapters.functional_perturbation.p004_e0 import E0_DRAWS, ErrorRegion, hypothesis_testing
 from dpnet.chapters.functional_perturbation.p004_e1 import E1_DRAWS, Anatomy, anatomy
 from dpnet.chapters.functional_perturbation.p004_e2 import Calibration, calibration
-from dpnet.chapters.functional_perturbation.p004_e3 import Tradeoff, tradeoff
+from dpnet.chapters.functional_perturbation.p004_e3 import LINEAR_DRAWS_PER_RUN, Tradeoff, tradeoff
+from dpnet.chapters.functional_perturbation.p004_e3_truncation import TRUNCATION_EPS, Truncation, truncation
 from dpnet.chapters.functional_perturbation.p004_e4 import EPS_2D, CaseStudy, case_study
 from dpnet.chapters.functional_perturbation.p004_e5 import Distributed, distributed
 from dpnet.chapters.functional_perturbation.p004_e6 import MessagePerturbation, message_perturbation
-from dpnet.chapters.functional_perturbation.p004_e7 import RecordLevel, record_level
+from dpnet.chapters.functional_perturbation.p004_e7 import E7_AUDIT_DRAWS, RecordLevel, record_level
 from dpnet.chapters.functional_perturbation.problems import Setup, problems
 from dpnet.chapters.functional_perturbation.summary import Summary, summary
 from dpnet.params import COMMON, Param, Schema, eps_grid, integer, list_of, real
 
 __all__ = [
+    "E0_DRAWS",
     "E1_DRAWS",
+    "E7_AUDIT_DRAWS",
     "EPS_2D",
+    "LINEAR_DRAWS_PER_RUN",
     "SCHEMA",
+    "TRUNCATION_EPS",
     "Anatomy",
     "Calibration",
     "CaseStudy",
@@ -48,6 +54,7 @@ __all__ = [
     "Setup",
     "Summary",
     "Tradeoff",
+    "Truncation",
     "anatomy",
     "calibration",
     "case_study",
@@ -58,6 +65,7 @@ __all__ = [
     "record_level",
     "summary",
     "tradeoff",
+    "truncation",
 ]
 
 #: What no experiment accounts for: the kernel, the problems, E0–E2, E7's sensitivities at degrees 14
@@ -80,6 +88,9 @@ SCHEMA = Schema(
             default=[0.1, 0.316, 1.0, 3.16, 10.0, 31.6, 100.0, 316.0, 1000.0],
         ),
         "runs": Param(integer(ge=5, le=2000), "noise draws per (q, ε), 1-D", quick=20, full=100),
+        "truncation_runs": Param(
+            integer(ge=2, le=500), "noise draws per q of the truncation study, 1-D (E3)", quick=10, full=40
+        ),
         "runs_2d": Param(integer(ge=2, le=500), "noise draws per ε, 2-D logistic", quick=5, full=20),
         "impossibility_runs": Param(
             integer(ge=100, le=20_000), "runs of the message-perturbation demonstration (E6)", quick=1000,

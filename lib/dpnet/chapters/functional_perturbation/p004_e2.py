@@ -4,7 +4,7 @@ the noise energy against p, and the privacy loss of shifts of the coefficients."
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,9 @@ from dpnet.reference import funcpert as ref
 from dpnet.results import Check
 
 __all__ = [
+    "E2_AUDIT_DRAWS",
+    "E2_AUDIT_EPS",
+    "E2_AUDIT_P",
     "E2_ENERGY_DRAWS",
     "E2_EXTREMAL_K",
     "E2_K",
@@ -37,10 +40,14 @@ __all__ = [
 E2_Q = (1.5, 2.0, 3.0, 4.0)
 E2_P_GRID = (0.5005, 3.4995, 60_000)
 E2_K, E2_ENERGY_DRAWS, E2_SHIFTS, E2_EXTREMAL_K = 20, 20_000, 1000, 1_000_000
+#: The audit of the theorem: at ε = 1, with the run's ``basis_order`` coefficients and releases per input,
+#: for p = q/2 at every q of the run and for two more p near the ends of (1/2, q − 1/2) at q = 2.
+E2_AUDIT_EPS, E2_AUDIT_DRAWS, E2_AUDIT_P = 1.0, 20_000, ((2.0, 0.6), (2.0, 1.4))
 
 
 def cost(values: Mapping[str, Any]) -> Cost:
-    """Nothing of its own: E2 depends on no parameter, and is part of the chapter's fixed seconds."""
+    """Nothing of its own: E2's sums and audits (under a second at the defaults) are part of the chapter's
+    fixed seconds."""
     return Cost()
 
 
@@ -55,6 +62,7 @@ class Calibration:
     energy_error: float
     loss_ratios: NDArray[np.float64]
     worst_ratio: float
+    audit: pd.DataFrame  # one row per audited (q, p): the tested shift's exact loss and the audited bound
     checks: Mapping[str, list[Check]]
     #: The slides fix no setting of E2 that a run could leave.
     paper_setting = True
@@ -69,7 +77,8 @@ class Calibration:
         }
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        """None recorded with the result: the chapter shows :attr:`table` (``p004-e2-gamma``)."""
+        """None recorded with the result: the chapter shows :attr:`table` (``p004-e2-gamma``) and
+        ``audit`` (``p004-e2-audit``)."""
         return {}
 
     @property
@@ -80,6 +89,11 @@ class Calibration:
              "√2 ζ(q) (bound on E‖Φ(η)‖ at ε = 1)": math.sqrt(2) * special.zeta(q)}
             for q in self.q_values
         ])  # fmt: skip
+
+    @property
+    def audit_table(self) -> pd.DataFrame:
+        """The audit, one row per (q, p), with the tested shift's exact loss and the audited lower bound."""
+        return self.audit.rename(columns={"loss": "exact loss Σ|Δ_k|/b_k", "audited": "audited lower bound"})
 
     def figure(self) -> Figure:
         """(a) γ against ε; (b) the energy factor against p/q; (c) the privacy-loss ratios."""
@@ -106,8 +120,9 @@ class Calibration:
 
 
 def calibration(P: Parameters) -> Calibration:
-    """E2 (stream ``p004-e2``): the optimal p on a grid, the Monte Carlo noise energy, and the privacy loss
-    of ``E2_SHIFTS`` random shifts and of the extremal shift with ``E2_EXTREMAL_K`` terms."""
+    """E2 (streams ``p004-e2`` and ``p004-e2/audit/<q>/<p>``): the optimal p on a grid, the Monte Carlo noise
+    energy, the privacy loss of ``E2_SHIFTS`` random shifts and of the extremal shift with ``E2_EXTREMAL_K``
+    terms, and the theorem audited at every ``(q, p)`` of ``audited_exponents``."""
     rng = P.rng("p004-e2")
     p_grid = np.linspace(*E2_P_GRID)
     optimal_p = {}
@@ -122,7 +137,26 @@ def calibration(P: Parameters) -> Calibration:
     ratios = fp.privacy_loss(shifts, fp.laplace_scales(E2_K, gam, p)) / fp.vq_norm(shifts, q)
     worst = fp.extremal_shift(E2_EXTREMAL_K, q, p)
     worst_ratio = float(fp.privacy_loss(worst, fp.laplace_scales(worst.size, gam, p)) / fp.vq_norm(worst, q))
-    checks = ref.calibration_checks(optimal_p, float(energy_error))
+    audit = pd.DataFrame([_audit(P, q_a, p_a) for q_a, p_a in audited_exponents(P.q)])
+    bounds = {(r.q, r.p): r.audited for r in audit.itertuples()}
+    checks = ref.calibration_checks(bounds, E2_AUDIT_EPS, float(energy_error))
     return Calibration(
-        tuple(P.q), p_grid, optimal_p, float(energy_error), ratios, worst_ratio, {"p004-e2": checks}
+        tuple(P.q), p_grid, optimal_p, float(energy_error), ratios, worst_ratio, audit, {"p004-e2": checks}
     )
+
+
+def audited_exponents(q_values: Sequence[float]) -> list[tuple[float, float]]:
+    """The ``(q, p)`` the theorem is audited at: ``p = q/2`` for every q of the run, then ``E2_AUDIT_P``."""
+    cases = [(float(q), float(q) / 2) for q in q_values] + list(E2_AUDIT_P)
+    return list(dict.fromkeys(cases))
+
+
+def _audit(P: Parameters, q: float, p: float) -> dict[str, float]:
+    """One audited ``(q, p)``: two inputs one V_q unit apart along the extremal shift, released
+    ``E2_AUDIT_DRAWS`` times each at ε = ``E2_AUDIT_EPS`` with ``basis_order`` coefficients."""
+    delta = fp.extremal_shift(P.basis_order, q, p)
+    delta = delta / fp.vq_norm(delta, q)
+    scales = fp.laplace_scales(P.basis_order, fp.gamma(E2_AUDIT_EPS, q, p), p)
+    audit = fp.likelihood_ratio_audit(delta, scales, E2_AUDIT_DRAWS, P.rng(f"p004-e2/audit/{q:g}/{p:g}"))
+    return {"q": q, "p": p, "loss": float(fp.privacy_loss(delta, scales)),
+            "audited": audit.log_ratio(ref.AUDIT_ALPHA)}  # fmt: skip

@@ -4,6 +4,7 @@ impossibility result measured on adjacent inputs."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -74,8 +75,10 @@ class MessagePerturbation:
     """E6: the message-perturbing baseline (noise-free floors, a tuned grid of geometric schedules, two
     accountants) and the impossibility result measured on adjacent inputs."""
 
+    x_star: NDArray[np.float64]  # the agents' optimum
     shifted: fp.Problem
     floors: Mapping[str, float]
+    predictions: Mapping[str, float]  # the consensus prediction of the floors of Σ s_k = 1
     tuned: pd.DataFrame
     accountants: Mapping[str, NDArray[np.float64]]
     impossibility: Mapping[str, NDArray[np.float64]]
@@ -95,13 +98,37 @@ class MessagePerturbation:
         return len(self.tuned.groupby(["c", "rho_s", "rho_eta"]))
 
     def log_ratio(self, K: int) -> float:
-        """The measured log-ratio at message ``K``."""
-        return float(self.impossibility["log_ratio"][K - 1])
+        """The 95 % lower confidence bound on the log-ratio at message ``K``."""
+        return float(self.impossibility["log_ratio_lower"][K - 1])
+
+    def hits_adjacent(self, K: int) -> int:
+        """How many of the runs under the adjacent input land in the event at message ``K``."""
+        return int(self.impossibility["hits_I_prime"][K - 1])
 
     @property
     def log_ratio_cap(self) -> float:
-        """The largest log-ratio the Monte Carlo can show, ``log(R + 1)``."""
-        return math.log(self.impossibility_runs + 1)
+        """The largest lower bound ``R`` runs can show: every run under I in the event, none under I′."""
+        R = self.impossibility_runs
+        return float(fp.log_ratio_lower_bound(R, R, 0, R, ref.IMPOSSIBILITY_ALPHA))
+
+    @property
+    def travel(self) -> str:
+        """The floor of Σ s_k = 1 that the consensus prediction is checked on: the problem whose optimum
+        lies farther from the start ``x(0) = 0`` (``floor-short`` or ``floor-shifted``)."""
+        return max(("floor-short", "floor-shifted"), key=lambda k: abs(self.start_distance[k]))
+
+    @property
+    def start_distance(self) -> dict[str, float]:
+        """``|x(0) − x*|`` of the two problems the schedule with Σ s_k = 1 runs on."""
+        return {
+            "floor-short": abs(float(self.x_star[0])),
+            "floor-shifted": abs(float(self.shifted.x_star[0])),
+        }
+
+    @property
+    def floor_ratio(self) -> float:
+        """The floor over its consensus prediction, on the problem :attr:`travel` names."""
+        return self.floors[self.travel] / self.predictions[self.travel]
 
     @property
     def best_rows(self) -> list[dict[str, Any]]:
@@ -114,8 +141,10 @@ class MessagePerturbation:
         ]  # fmt: skip
 
     def metrics(self) -> dict[str, Any]:
-        """The accountants' last values (the floors are glued by the chapter)."""
-        return {"accountant_final": {k: float(v[-1]) for k, v in self.accountants.items()}}
+        """The accountants' last values and the floors' consensus predictions (the floors are glued by the
+        chapter)."""
+        return {"accountant_final": {k: float(v[-1]) for k, v in self.accountants.items()},
+                "floor_prediction": dict(self.predictions)}  # fmt: skip
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every schedule of the grid at every ε."""
@@ -153,8 +182,11 @@ class MessagePerturbation:
         axes[2].plot(imp["K"], imp["p_I"], label="$P_I(O)$")
         axes[2].plot(imp["K"], imp["p_I_prime"], label="$P_{I'}(O)$")
         twin = axes[2].twinx()
-        twin.plot(imp["K"], imp["log_ratio"], "k--", label="log ratio")
-        twin.set_ylabel("log((R P_I + 1)/(R P_I′ + 1))")
+        twin.plot(imp["K"], imp["log_ratio_lower"], "k--")
+        twin.axhline(self.log_ratio_cap, color="grey", ls=":", lw=1)
+        axes[2].plot([], [], "k--", label="log-ratio, 95 % lower bound")
+        axes[2].plot([], [], color="grey", ls=":", label=f"the most {self.impossibility_runs} runs can show")
+        twin.set_ylabel("$\\log(P_I / P_{I'})$, lower bound")
         axes[2].set(xlabel="message K", ylabel="probability", title="(c) a convergent scheme leaks")
         axes[2].legend(fontsize=SMALL, loc="center right")
         return fig
@@ -170,6 +202,8 @@ def message_perturbation(P: Parameters, setup: Setup) -> MessagePerturbation:
         for name, problem, rho in (("floor-short", quad, 0.9), ("floor-long", quad, 0.99),
                                    ("floor-shifted", shifted, 0.9))
     }  # fmt: skip
+    predictions = {name: fp.consensus_floor(problem, 0.1, 0.9, iterations=FLOOR_ITERATIONS)
+                   for name, problem in (("floor-short", quad), ("floor-shifted", shifted))}  # fmt: skip
     delta = 2 * quad.S.u_bar  # Δ = 2ū: the largest change of one agent's gradient in S
     tuned = fp.tuned_message_errors(
         quad, W, np.array(MESSAGE_EPS), delta, P.rng("p004-e6/tuned"), runs=P.message_runs,
@@ -182,16 +216,18 @@ def message_perturbation(P: Parameters, setup: Setup) -> MessagePerturbation:
     }
     steps, scales = fp.convergent_schedule(IMPOSSIBILITY_MESSAGES)
     imp = fp.impossibility_curve(quad, shifted, W, steps, scales, IMPOSSIBILITY_RADIUS, P.impossibility_runs,
-                                 P.rng("p004-e6/impossibility"))  # fmt: skip
-    checks = ref.huang_floor_checks(floors["floor-short"], floors["floor-long"]) + ref.impossibility_checks(
-        float(imp["log_ratio"][9]), float(imp["log_ratio"][99])
-    )
-    return MessagePerturbation(
+                                 P.rng("p004-e6/impossibility"), alpha=ref.IMPOSSIBILITY_ALPHA)  # fmt: skip
+    result = MessagePerturbation(
+        quad.x_star,
         shifted,
         floors,
+        predictions,
         pd.DataFrame(tuned),
         accountants,
         imp,
         P.impossibility_runs,
-        {"p004-e6": checks},
+        {},
     )
+    checks = ref.impossibility_checks(result.log_ratio(10), result.log_ratio(100))
+    checks += ref.huang_floor_checks(result.floor_ratio, floors["floor-long"])
+    return dataclasses.replace(result, checks={"p004-e6": checks})

@@ -31,11 +31,21 @@ if TYPE_CHECKING:
     from dpnet.chapters.functional_perturbation.p004_e3 import Tradeoff
     from dpnet.chapters.functional_perturbation.p004_e6 import MessagePerturbation
 
-__all__ = ["RECORD_DEGREES", "RECORD_EPS", "RecordLevel", "cost", "record_level"]
+__all__ = [
+    "E7_AUDIT_DRAWS",
+    "E7_AUDIT_EPS",
+    "RECORD_DEGREES",
+    "RECORD_EPS",
+    "RecordLevel",
+    "cost",
+    "record_level",
+]
 
 #: The record-level budgets compared, and the degrees at which the sensitivity is computed.
 RECORD_EPS = (10.0, 100.0, 1000.0, 10_000.0)
 RECORD_DEGREES = (14, 18)
+#: The audit of one record: the function-level budget (q = 2) and releases per input.
+E7_AUDIT_EPS, E7_AUDIT_DRAWS = 1.0, 20_000
 
 #: Measured seconds of one message-perturbation run of the 2-D problem at every budget (see :func:`cost`).
 _MESSAGE_RUN_SECONDS = 0.5
@@ -65,6 +75,9 @@ class RecordLevel:
     sensitivity_q15: Mapping[str, float]
     table: pd.DataFrame  # record-level ε, both methods' errors
     nominal_ratio: Mapping[float, float]  # message / functional error at nominal ε (1-D, q = 2)
+    audited: float  # the audited lower bound on one record's log-ratio at function-level ε = E7_AUDIT_EPS
+    audit_cap: float  # the largest lower bound an audit of E7_AUDIT_DRAWS draws per input can show
+    record_audited: float  # the same audit at the record-level calibration ε = E7_AUDIT_EPS / sup‖h‖_Vq
     checks: Mapping[str, list[Check]]
     #: The slides fix no setting of E7 that a run could leave.
     paper_setting = True
@@ -75,8 +88,8 @@ class RecordLevel:
     def sensitivity_table(self) -> pd.DataFrame:
         """The record-level sensitivities by degree."""
         return pd.DataFrame([
-            {"degree M": M, "sup ‖h‖_Vq, q = 2": s["vq"], "sup ‖h‖_L2": s["l2"],
-             "sup |∇h| on X": s["gradient"]}
+            {"degree M": M, "sup ‖h‖_Vq, q = 2": s["vq"], "sup Σ|Δ_k|/b_k at ε = 1": s["loss"],
+             "sup ‖h‖_L2": s["l2"], "sup |∇h| on X": s["gradient"]}
             for M, s in self.sensitivity.items()
         ])  # fmt: skip
 
@@ -105,9 +118,10 @@ class RecordLevel:
                                 strict=True)]  # fmt: skip
 
     def metrics(self) -> dict[str, Any]:
-        """The error ratios of the two comparisons."""
+        """The error ratios of the two comparisons, and the audited log-ratio of one record."""
         return {"nominal_ratio": {f"{e:g}": r for e, r in self.nominal_ratio.items()},
-                "record_ratio": self.record_ratio}  # fmt: skip
+                "record_ratio": self.record_ratio, "record_audit": self.audited,
+                "record_level_audit": self.record_audited}  # fmt: skip
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The sensitivities and the record-level comparison."""
@@ -133,15 +147,27 @@ class RecordLevel:
 def record_level(
     P: Parameters, setup: Setup, functional: Tradeoff, messages: MessagePerturbation
 ) -> RecordLevel:
-    """E7 (streams ``p004-e7/functional`` and ``p004-e7/messages``): sensitivities at the run's degree and
-    at ``RECORD_DEGREES``, both methods at the record-level ε of ``RECORD_EPS``, and the nominal
+    """E7 (streams ``p004-e7/functional``, ``p004-e7/messages``, ``p004-e7/audit`` and
+    ``p004-e7/record-audit``): sensitivities at the run's degree and at ``RECORD_DEGREES``, the audit of the
+    worst pair of records at function-level ε = ``E7_AUDIT_EPS`` and at the record-level calibration
+    ε = ``E7_AUDIT_EPS``/sup‖h‖_Vq, both methods at the record-level ε of ``RECORD_EPS``, and the nominal
     comparison of E6 (a) as error ratios."""
     logit, M = setup.logistic, setup.logistic.basis.M
     sens = {
         m: fp.record_sensitivities(fp.Basis2D(logit.basis.R, m), 2.0) for m in sorted({M, *RECORD_DEGREES})
     }
     sens_q15 = fp.record_sensitivities(logit.basis, 1.5)
-    change = abs(sens[RECORD_DEGREES[1]]["vq"] / sens[RECORD_DEGREES[0]]["vq"] - 1)
+    scales = fp.laplace_scales(logit.basis.K, fp.gamma(E7_AUDIT_EPS, 2.0, 1.0), 1.0)
+    audit = fp.likelihood_ratio_audit(
+        fp.worst_record_difference(logit.basis, 2.0), scales, E7_AUDIT_DRAWS, P.rng("p004-e7/audit")
+    )
+    audited, cap = audit.log_ratio(ref.AUDIT_ALPHA), audit.cap(ref.AUDIT_ALPHA)
+    # the same record at the record-level calibration ε = E7_AUDIT_EPS / sup‖h‖_Vq (the slides' guarantee)
+    record_scales = fp.laplace_scales(logit.basis.K, fp.gamma(E7_AUDIT_EPS / sens[M]["vq"], 2.0, 1.0), 1.0)
+    record_audit = fp.likelihood_ratio_audit(
+        fp.worst_record_difference(logit.basis, 2.0), record_scales, E7_AUDIT_DRAWS,
+        P.rng("p004-e7/record-audit"),
+    ).log_ratio(ref.AUDIT_ALPHA)  # fmt: skip
     rng = P.rng("p004-e7/functional")  # one generator through the budgets, in order
     functional_errors = [
         float(np.mean(fp.tradeoff_errors((logit, 2.0, float(e / sens[M]["vq"]), P.runs_2d), rng)))
@@ -164,4 +190,5 @@ def record_level(
     at = functional.table.set_index(["q", "eps"])["mean_error"]
     nominal = messages.best.set_index("eps")["error"]
     ratio = {e: float(nominal.loc[e] / at.loc[(2.0, e)]) for e in MESSAGE_EPS[:-1] if (2.0, e) in at.index}
-    return RecordLevel(M, sens, sens_q15, table, ratio, {"p004-e7": ref.record_checks(change)})
+    checks = {"p004-e7": ref.record_loss_checks(audited, E7_AUDIT_EPS, record_audit, E7_AUDIT_EPS)}
+    return RecordLevel(M, sens, sens_q15, table, ratio, audited, cap, record_audit, checks)

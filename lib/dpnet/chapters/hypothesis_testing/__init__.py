@@ -1,5 +1,5 @@
 """Chapter 3, ``hypothesis-testing``: private hypothesis tests on clinical trials (paper 003 §2.1, §4.2,
-§5, §12, §14.1 and §14.5; Figures 3, 4, 14.1a–b, 14.3–14.5 and the §5 tests).
+§5, §12, §14.1 and §14.5; Figures 3, 4, 14.1a–b, 14.3–14.5, the §5 tests and Proposition 4.6).
 
 The chapter's parameters (:data:`SCHEMA`) and, re-exported, its experiments. Each experiment lives in
 the module of the published item it records (``p003_fig3``, ``p003_sec5_tests``, …): it takes the
@@ -11,7 +11,8 @@ tabulates and plots.
 Random streams: ``split`` (the random split of the cohorts, drawn for the ACTG cohort first, then for
 the cancer cohort), ``tests`` (the §4.2 tests), ``demo`` and ``monte-carlo`` (the drawn run and the
 replications of the ACTG estimation), ``cancer`` (the cancer-cohort estimation). Their keys are those
-of the published runs, so naming them changed no number.
+of the published runs, so naming them changed no number. ``hospitals`` (the random splits over which
+Figure 3's headline is judged) is the book's own, with the next key.
 
 The footprint adds up the items' ``cost`` terms (``dpnet.chapters._items.footprint``) to what no
 item accounts for: 20 s for the kernel, the data, the Cox fits, the likelihood grids and the figures,
@@ -27,6 +28,7 @@ from dpnet.chapters.hypothesis_testing.p003_fig3 import Cohorts, Figure3, cohort
 from dpnet.chapters.hypothesis_testing.p003_fig4 import Figure4, figure4
 from dpnet.chapters.hypothesis_testing.p003_fig14_1a_b import (
     ORACLE_REPS,
+    PI,
     ActgEstimation,
     Likelihoods,
     actg_estimation,
@@ -35,6 +37,7 @@ from dpnet.chapters.hypothesis_testing.p003_fig14_1a_b import (
 from dpnet.chapters.hypothesis_testing.p003_fig14_3 import CancerCohort, cancer_cohort
 from dpnet.chapters.hypothesis_testing.p003_fig14_4 import CancerEstimation, cancer_estimation
 from dpnet.chapters.hypothesis_testing.p003_fig14_5 import two_threshold_figure
+from dpnet.chapters.hypothesis_testing.p003_prop4_6 import Sensitivity, sensitivity
 from dpnet.chapters.hypothesis_testing.p003_sec5_tests import PrivateTests, private_tests
 from dpnet.params import AS_DEFAULT, COMMON, Param, Schema, choice, eps_grid, integer, real
 from dpnet.reference import clinical
@@ -42,6 +45,7 @@ from dpnet.reference import clinical
 __all__ = [
     "LABEL",
     "ORACLE_REPS",
+    "PI",
     "SCHEMA",
     "THETA1",
     "THETA_TMB",
@@ -53,6 +57,7 @@ __all__ = [
     "Figure4",
     "Likelihoods",
     "PrivateTests",
+    "Sensitivity",
     "actg_estimation",
     "cancer_cohort",
     "cancer_estimation",
@@ -61,6 +66,7 @@ __all__ = [
     "figure4",
     "likelihoods",
     "private_tests",
+    "sensitivity",
     "two_threshold_figure",
 ]
 
@@ -130,7 +136,8 @@ SCHEMA = Schema(
     },
     # the published runs drew from task_generators(seed, 5, [(300, k) for k in range(5)]), in this order
     streams={
-        "split": (300, 0), "demo": (300, 1), "monte-carlo": (300, 2), "tests": (300, 3), "cancer": (300, 4)
+        "split": (300, 0), "demo": (300, 1), "monte-carlo": (300, 2), "tests": (300, 3), "cancer": (300, 4),
+        "hospitals": (300, 5),
     },
     footprint=footprint(__name__, seconds=_FIXED_SECONDS, memory=_FIXED_BYTES),
 )  # fmt: skip

@@ -55,7 +55,13 @@ class Setting(Protocol):
 
 
 def titled(fig: Figure, ax: Axes, run: Setting, *extra: str) -> None:
-    """Title a private run's figure with its setting, and put the centres' legend (from ``ax``) below."""
+    """Title a private run's figure with its setting, and put the centres' legend (from ``ax``) below.
+
+    The centres are named by the authors' labels ``0 … n − 1`` (patient ``j`` goes to centre ``j mod n``),
+    as the chapter's tables and Figure 3's "centre 1" name them.
+    """
     title = f"n = {run.n_centers} centres, ε = {run.eps:g}, α = 1 − β = {run.alpha:g}, ϱ = {run.rho:g}"
     fig.suptitle(", ".join((title, *extra)))
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=min(run.n_centers, 5))
+    handles = ax.get_legend_handles_labels()[0]
+    labels = [f"centre {i}" for i in range(len(handles))]
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(run.n_centers, 5))

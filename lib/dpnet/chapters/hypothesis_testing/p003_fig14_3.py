@@ -48,7 +48,14 @@ class CancerCohort:
     gap
         Per covariate, the pooled ``Λ(log 0.15) − Λ(0)`` (paper's likelihood).
     tie_rules
-        Per tie rule, the top-10 % group: its size, the tied patients it takes, and its gap.
+        Per tie rule, the top-10 % group (its size, the tied patients it takes, its gap) and the size of
+        the top-20 % group.
+    ties
+        The facts of the cut-offs (``_tie_facts``): the cohort's size, each top group's intended size
+        ``⌊fN⌋``, the TMB at its cut-off, how many patients share that value, and how many of those a row
+        rule takes.
+    reference_gap
+        The reference top-10 % gap under eq. (3) (an independent computation; the paper prints none).
     """
 
     tmb: pd.DataFrame
@@ -59,6 +66,8 @@ class CancerCohort:
     fits: Mapping[str, Mapping[str, sv.LifelinesCox]]
     gap: Mapping[str, float]
     tie_rules: pd.DataFrame
+    ties: Mapping[str, float]
+    reference_gap: float
     checks: Mapping[str, list[Check]]
     #: The checks on a published value are made only under the reference tie rule (``published=``).
     paper_setting = True
@@ -84,6 +93,8 @@ class CancerCohort:
             "tmb_top10_coef": self.fits["top10"]["pooled"].coef,
             "tmb_lambda_gap_by_covariate": dict(self.gap), "tmb_group_sizes": self.group_sizes,
             "tmb_top10_gap_by_tie_rule": rules.to_dict(),
+            "tmb_reference_gap_top10": self.reference_gap,
+            **{f"tmb_{key}": value for key, value in self.ties.items()},
         }  # fmt: skip
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -117,15 +128,31 @@ def _gap(cohort: pd.DataFrame) -> float:
 
 
 def _tie_rules(tmb: pd.DataFrame) -> pd.DataFrame:
-    """For each tie rule, the top-10 % group's size, which tied patients it takes, and its gap."""
+    """For each tie rule, the top-10 % group's size, which tied patients it takes, and its gap; and the
+    top-20 % group's size."""
     tied = sv.tied_at_cutoff(tmb["tmb"], 0.1)
     rows = []
     for rule in sv.TMB_TIE_RULES:
         cohort = sv.tmb_cohort(tmb, "top10", ties=rule)
         taken = ", ".join(str(i) for i in tied if cohort.x.iloc[i] == 1) or "none"
+        top20 = int(sv.top_fraction(tmb["tmb"], 0.2, ties=rule).sum())
         rows.append({"rule": rule, "patients": int(cohort.x.sum()), "tied rows taken": taken,
-                     "Λ(log 0.15) − Λ(0)": _gap(cohort)})  # fmt: skip
+                     "top-20 % group": top20, "Λ(log 0.15) − Λ(0)": _gap(cohort)})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _tie_facts(tmb: pd.DataFrame) -> dict[str, float]:
+    """The cohort's size and, for the top 10 % and 20 %: the intended group size ``⌊fN⌋``, the TMB at the
+    cut-off, the patients sharing it and how many of them the row rules take."""
+    values = tmb["tmb"]
+    out: dict[str, float] = {"patients": len(values)}
+    for name, fraction in (("top10", 0.1), ("top20", 0.2)):
+        k = int(fraction * len(values))
+        tied = sv.tied_at_cutoff(values, fraction)
+        inside = sv.top_fraction(values, fraction, ties="later_row_first")
+        out |= {f"{name}_size": k, f"{name}_cut": float(np.sort(values.to_numpy())[::-1][k - 1]),
+                f"{name}_tied": len(tied), f"{name}_tied_in": int(inside[tied].sum())}  # fmt: skip
+    return out
 
 
 def cancer_cohort(P: Parameters, data: Cohorts) -> CancerCohort:
@@ -139,8 +166,17 @@ def cancer_cohort(P: Parameters, data: Cohorts) -> CancerCohort:
         for cov, c in cohorts.items()
     }  # fmt: skip
     gap = {cov: _gap(c) for cov, c in cohorts.items()}
-    checks = clinical.tmb_checks(gap, fits["raw"]["pooled"].coef, published=P.is_paper("tmb_ties"))
+    rules = _tie_rules(tmb)
+    raw = fits["raw"]["pooled"]
+    checks = clinical.tmb_checks(
+        gap,
+        raw.coef,
+        raw.ci_high,
+        dict(zip(rules.rule, rules["Λ(log 0.15) − Λ(0)"], strict=True)),
+        published=P.is_paper("tmb_ties"),
+    )
     groups = sv.tmb_groups(tmb, ties=P.tmb_ties)
     return CancerCohort(
-        tmb, groups, cohorts, one, P.n_centers, fits, gap, _tie_rules(tmb), {"p003-fig14-3": checks}
-    )
+        tmb, groups, cohorts, one, P.n_centers, fits, gap, rules, _tie_facts(tmb),
+        clinical.TMB_LAMBDA_GAP["top10"], {"p003-fig14-3": checks},
+    )  # fmt: skip

@@ -7,6 +7,7 @@ The same runs make Figure 14.5 (:mod:`~dpnet.chapters.hypothesis_testing.p003_fi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ from dpnet.chapters.hypothesis_testing.p003_fig14_3 import CancerCohort
 from dpnet.params import Cost, Parameters
 from dpnet.reference import clinical
 from dpnet.results import Check
+from dpnet.survival import studies as sv_studies
 
 __all__ = ["CancerEstimation", "cancer_estimation", "cost"]
 
@@ -65,6 +67,9 @@ class CancerEstimation:
         over ``{0, log 0.15}``) and the centres' summed ``Λ(log 0.15) − Λ(0)``.
     to_claim
         Per covariate, how often each algorithm returns the published ``{log 0.15}``.
+    limit
+        Per covariate, GM's probability of returning the maximum-likelihood state in the limit of many
+        iterations (:func:`~dpnet.survival.studies.gm_limit_probability`, normal approximation).
     main, rho, n_centers, eps, alpha
         The setting.
     """
@@ -74,6 +79,7 @@ class CancerEstimation:
     mle: Mapping[str, NDArray[np.bool_]]
     gap: Mapping[str, float]
     to_claim: Mapping[str, Mapping[str, float]]
+    limit: Mapping[str, float]
     main: str
     rho: float
     n_centers: int
@@ -103,6 +109,11 @@ class CancerEstimation:
             "tmb_noise_raw": raw.noise_scale,
             "tmb_noise_over_gap_raw": raw.noise_scale / abs(self.gap["raw"]),
             "tmb_raw_gm_claim": self.to_claim["raw"]["GM"], "tmb_success": self.table.to_dict("records"),
+            "tmb_noise_top10": self.studies["top10"].noise_scale, "tmb_gap_top10": self.gap["top10"],
+            "tmb_noise_over_gap_top10": self.studies["top10"].noise_scale / abs(self.gap["top10"]),
+            "tmb_top10_gm_limit": self.limit["top10"],
+            "tmb_top10_noise_sd": 2.0 * self.studies["top10"].noise_scale
+            * math.sqrt(self.n_centers / self.studies["top10"].K),
         }  # fmt: skip
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -126,7 +137,7 @@ def cancer_estimation(P: Parameters, data: Cohorts, cancer: CancerCohort) -> Can
     for each covariate, the drawn run, then the replications)."""
     rng, claimed = P.rng("cancer"), np.array([False, True])  # the published estimate {log 0.15}
     states = np.array([0.0, THETA_TMB])
-    studies, delta, mle, gap, to_claim = {}, {}, {}, {}, {}
+    studies, delta, mle, gap, to_claim, limit = {}, {}, {}, {}, {}, {}
     for cov in ("raw", "top10"):
         c = cancer.cohorts[cov]
         table = sv.centre_loglik(c.x, c.time, c.event, data.tmb_centres, states, variant=P.likelihood)
@@ -143,9 +154,16 @@ def cancer_estimation(P: Parameters, data: Cohorts, cancer: CancerCohort) -> Can
             studies[cov].run, claimed, rho=P.rho_cancer, freq=clinical.FIG145_FREQ
         )
         gap[cov] = float(np.diff(table.sum(axis=0))[0])
+        limit[cov] = sv_studies.gm_limit_probability(
+            abs(gap[cov]), studies[cov].noise_scale, n_agents=P.n_centers, K=studies[cov].K
+        )
     check = clinical.tmb_mle_check(cancer.gap["raw"])
     items = ("p003-fig14-4", "p003-fig14-5")
+    checks = {
+        "p003-fig14-4": [check, clinical.tmb_chance_check(studies["top10"].rates["GM"], P.replications)],
+        "p003-fig14-5": [check],
+    }
     return CancerEstimation(
-        studies, delta, mle, gap, to_claim, P.likelihood, P.rho_cancer, P.n_centers, P.eps, P.alpha,
-        {item: [check] for item in items}, tuple((item, *clinical.TMB_DEVIATION) for item in items),
+        studies, delta, mle, gap, to_claim, limit, P.likelihood, P.rho_cancer, P.n_centers, P.eps, P.alpha,
+        checks, tuple((item, *clinical.TMB_DEVIATION) for item in items),
     )  # fmt: skip

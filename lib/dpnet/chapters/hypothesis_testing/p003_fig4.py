@@ -100,6 +100,10 @@ def figure4(P: Parameters, data: Cohorts) -> Figure4:
             f"centre 1 of {H}, vs ZDV": sv.cox_lifelines(c.time[hosp], c.event[hosp], c.x[hosp]),
             "pooled, vs all others (as published)": sv.cox_lifelines(a.time, a.event, vs_rest),
         }
-    checks = clinical.figure4_checks({arm: f["pooled, vs ZDV"].coef for arm, f in fits.items()})
+    pairwise = {arm: f["pooled, vs ZDV"] for arm, f in fits.items()}
+    checks = [
+        *clinical.figure4_checks({arm: fit.coef for arm, fit in pairwise.items()}),
+        clinical.figure4_interval_check({arm: fit.ci_high for arm, fit in pairwise.items()}),
+    ]
     one = sv.cohort_centres(a.index.to_numpy(), H) == 1
     return Figure4(a, one, H, fits, {"p003-fig4": checks}, (("p003-fig4", *clinical.FIG4_DEVIATION),))

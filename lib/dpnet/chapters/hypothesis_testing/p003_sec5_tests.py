@@ -1,5 +1,10 @@
 """Paper 003, the §5 tests: the simple and composite private tests of §4.2 on ACTG ddI against ZDV, their
-p-values, and their size and power over the privacy budget."""
+p-values, and their size and power over the privacy budget.
+
+The same experiment records Proposition 4.6's checks (the tests' size, item ``p003-prop4-6``), whose
+module (:mod:`~dpnet.chapters.hypothesis_testing.p003_prop4_6`) measures the sensitivity its privacy
+rests on.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ from dpnet.chapters.hypothesis_testing.p003_fig14_1a_b import Likelihoods
 from dpnet.params import Cost, Parameters
 from dpnet.reference import clinical
 from dpnet.results import Check
+from dpnet.survival.binary import centre_cox
+from dpnet.survival.private_tests import composite_table, composite_test, risk_set_law
 
 __all__ = ["NOISE_DRAWS", "PrivateTests", "cost", "private_tests"]
 
@@ -72,13 +79,17 @@ class PrivateTests:
         The centralised GLRT threshold ``F⁻¹_{χ²_1}(1 − α)``.
     rows
         Per test (``"simple"``, ``"composite"``): schedule, non-private statistic, the paper's threshold,
-        how the private runs came out and the operating characteristics.
+        the p-values in the limit of many iterations (exact) and over the private runs (Monte Carlo), and
+        the operating characteristics, exact and over ``NOISE_DRAWS`` draws of the noise.
     curves
-        Size and power of both tests over the ε of ``eps_values``.
+        Exact size and power of both tests over the ε of ``eps_values``.
     nonprivate_power
         The power of the non-private simple test at level α.
-    alpha
-        The level.
+    information
+        ``I = Σ_i I_i(0)``, the centres' summed Fisher information at 0 (the scale of the simple test's
+        normal laws).
+    alpha, replications
+        The level, and the number of private runs.
     """
 
     central: sv.LifelinesCox
@@ -87,7 +98,9 @@ class PrivateTests:
     rows: list[dict[str, Any]]
     curves: list[dict[str, Any]]
     nonprivate_power: float
+    information: float
     alpha: float
+    replications: int
     checks: Mapping[str, list[Check]]
     paper_setting: bool
     deviations: tuple[tuple[str, str, str], ...]
@@ -124,22 +137,39 @@ class PrivateTests:
             "central_lrt_ours": self.central_ours.lrt, "central_threshold": self.central_threshold,
             "glrt_nonprivate": composite["non-private X"], "composite_threshold": composite["ϱ_d (paper)"],
             "composite_reject": composite["rejects (paper rule)"],
-            "composite_median_p_paper": composite["median p (paper)"],
-            "composite_claim_rate": composite["P[p (paper) < claim]"],
-            "composite_median_p_noise": composite["median p (with noise)"],
-            "composite_size": composite["size"],
+            "composite_reject_runs": composite["rejects (paper rule), runs"],
+            "composite_p_notebook": composite["p (notebook) without noise"],
+            "composite_p_rule": composite["p (rule) without noise"],
+            "composite_median_p_runs": composite["median p (rule), runs"],
+            "composite_median_p_runs_low": composite["median p (rule), runs, 95 % low"],
+            "composite_median_p_runs_high": composite["median p (rule), runs, 95 % high"],
+            "composite_claim_rate": composite["P[p (rule) below claim]"],
+            "composite_claim_rate_runs": composite["P[p (rule) below claim], runs"],
+            "composite_p_noise": composite["p (with noise) of X"],
+            "composite_size": composite["size"], "composite_size_mc": composite["size, Monte Carlo"],
+            "composite_threshold_one_sided": composite["ϱ_d, one-sided"],
+            "composite_x_one_sided": composite["non-private X, one-sided"],
+            "composite_size_one_sided": composite["size, one-sided"],
             "simple_size": simple["size"], "simple_power": simple["power"],
+            "simple_size_mc": simple["size, Monte Carlo"], "simple_power_mc": simple["power, Monte Carlo"],
             "simple_threshold": simple["ϱ_d (paper)"], "simple_calibrated": simple["calibrated threshold"],
             "simple_power_calibrated": simple["power, calibrated"],
+            "simple_size_risk_sets": simple["size, risk sets fixed"],
+            "simple_power_risk_sets": simple["power, risk sets fixed"],
+            "simple_information": self.information, "simple_null_mean": -(THETA1**2) * self.information,
+            "simple_null_sd": 2.0 * abs(THETA1) * math.sqrt(self.information),
+            "simple_critical": simple["ϱ_d (paper)"] + 1.0,
+            "simple_x": simple["non-private X"], "simple_gap_at_threshold": simple["ϱ_d (paper)"] / 2.0,
+            "test_replications": self.replications, "test_noise_draws": NOISE_DRAWS,
         }  # fmt: skip
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        """The tables written to ``tables/``: the tests' rows with their ``test`` column once (without
-        ``table``'s index of the same labels), and the size and power curves."""
-        return {"p003-sec5-tests": pd.DataFrame(self.rows), "ht-test-size-power": self.curve_table}
+        """The tables written to ``tables/``: the size and power curves (the chapter shows the tests'
+        rows under ``p003-sec5-tests``)."""
+        return {"ht-test-size-power": self.curve_table}
 
     def figure(self) -> Figure:
-        """Size and power of the simple test, and size of the composite test, against ε."""
+        """Size and power of the simple test, and size of the composite test, against ε (exact)."""
         curves = self.curve_table
         simple, composite = curves[curves.test == "simple"], curves[curves.test == "composite"]
         fig, axes = plotting.panel_row(2, height=3.4)
@@ -163,8 +193,8 @@ class PrivateTests:
 
 
 def private_tests(P: Parameters, data: Cohorts, lik: Likelihoods) -> PrivateTests:
-    """The simple and composite private tests at ``eps`` (``replications`` runs), and their size and power
-    over ``eps_values`` (stream ``tests``)."""
+    """The simple and composite private tests at ``eps`` (``replications`` runs, stream ``tests``), their
+    exact operating characteristics there and over ``eps_values``, and the one-sided composite test."""
     d, centres, alpha = data.ddi, data.ddi_centres, P.alpha
     info0 = float(sv.centre_information(d.x, d.time, d.event, centres).sum())  # Σ_i I_i(0)
     central = sv.cox_lifelines(d.time, d.event, d.x, penalizer=P.penalizer)
@@ -173,6 +203,8 @@ def private_tests(P: Parameters, data: Cohorts, lik: Likelihoods) -> PrivateTest
     tables = {"simple": lik.per_centre["paper"], "composite": sv.composite_table(local)}
     deltas = {"simple": sv.cox_sensitivity(abs(THETA1)), "composite": sv.cox_sensitivity(P.b_theta)}
     alternative = {"simple": sv.simple_alternative(THETA1, info0), "composite": None}
+    models = list(centre_cox(d.x, d.time, d.event, centres).models)
+    fixed = {theta: risk_set_law(models, THETA1, theta) for theta in (0.0, THETA1)}  # risk sets held
 
     def make(kind: str, eps: float) -> tuple[sv.PrivateTest, sv.RunSchedule]:
         return sv.make_private_test(
@@ -180,35 +212,78 @@ def private_tests(P: Parameters, data: Cohorts, lik: Likelihoods) -> PrivateTest
             theta_alt=THETA1, information=info0,
         )  # fmt: skip
 
-    rng, rows = P.rng("tests"), []
-    at_eps = {kind: make(kind, P.eps) for kind in ("simple", "composite")}  # no draws: schedules only
+    rng, rows, kinds = P.rng("tests"), [], ("simple", "composite")
+    at_eps = {kind: make(kind, P.eps) for kind in kinds}  # no draws: schedules only
+    # the exact size and power (quadratures, most of the item's time), once per budget: the run's ε is
+    # usually also on the grid of eps_values
+    exact = {
+        (kind, eps): make(kind, eps)[0].exact_operating_characteristics(alternative[kind])
+        for eps in dict.fromkeys([P.eps, *P.eps_values]) for kind in kinds
+    }  # fmt: skip
     for kind, (test, sched) in at_eps.items():
         S = test.statistic(tables[kind], data.A, sched.T, n_reps=P.replications, rng=rng)[:, 0]  # all agree
         noise = test.noise(NOISE_DRAWS, rng)
+        observed = sv.observed_statistic(tables[kind])
+        drawn = test.operating_characteristics(noise, alternative[kind])
         rows.append({
             "test": kind, "K": sched.K, "T": sched.T, "noise scale b": sched.noise_scale,
-            "non-private X": sv.observed_statistic(tables[kind]), "ϱ_d (paper)": test.threshold,
-            **test.summary(S, noise, claim_p=clinical.CLAIM_DISTRIBUTED_P),
-            **test.operating_characteristics(noise, alternative[kind]),
+            "non-private X": observed, "ϱ_d (paper)": test.threshold,
+            "rejects (paper rule)": test.noise_sf(test.threshold - observed),
+            **test.limit_summary(observed, claim_p=clinical.CLAIM_DISTRIBUTED_P),
+            **{f"{k}, runs" if k == "rejects (paper rule)" else k: v
+               for k, v in test.summary(S, noise, claim_p=clinical.CLAIM_DISTRIBUTED_P).items()},
+            **exact[kind, P.eps],
+            **{f"{k}, Monte Carlo": drawn[k] for k in ("size", "power") if k in drawn},
+            **_risk_set_columns(test, fixed, kind),
+            **_one_sided_columns(test, local, kind),
         })  # fmt: skip
-    curves = []
-    for eps in P.eps_values:
-        for kind in ("simple", "composite"):
-            test = make(kind, eps)[0]
-            noise = test.noise(NOISE_DRAWS, rng)
-            curves.append(
-                {"test": kind, "eps": eps, **test.operating_characteristics(noise, alternative[kind])}
-            )
+    curves = [{"test": kind, "eps": eps, **exact[kind, eps]} for eps in P.eps_values for kind in kinds]
     null = at_eps["simple"][0].null
     by_kind = {row["test"]: row for row in rows}
     composite = by_kind["composite"]
-    checks = clinical.section5_checks(
-        central.lrt_p, composite["median p (paper)"], composite["P[p (paper) < claim]"],
-        {kind: row["size"] for kind, row in by_kind.items()}, alpha,
-    )  # fmt: skip
+    checks = {
+        "p003-sec5-tests": clinical.section5_checks(
+            central.lrt_p, composite["p (rule) without noise"], composite["P[p (rule) below claim]"],
+            composite["median p (rule), runs"], P.replications,
+        ),
+        "p003-prop4-6": clinical.prop46_checks(
+            {**{kind: row["size"] for kind, row in by_kind.items()},
+             "composite one-sided": composite["size, one-sided"]}, alpha,
+        ),
+    }  # fmt: skip
+    deviations = (
+        *(("p003-sec5-tests", *dev) for dev in clinical.SEC5_DEVIATIONS),
+        ("p003-prop4-6", *clinical.PROP46_DEVIATIONS[0]),
+    )
     return PrivateTests(
         central, central_ours, inf.glrt_threshold_centralised(alpha), rows, curves,
-        float(alternative["simple"].sf(null.isf(alpha))), alpha, {"p003-sec5-tests": checks},
-        P.is_paper("n_centers", "split", "eps", "alpha", "penalizer"),
-        tuple(("p003-sec5-tests", *dev) for dev in clinical.SEC5_DEVIATIONS),
+        float(alternative["simple"].sf(null.isf(alpha))), info0, alpha, P.replications, checks,
+        P.is_paper("n_centers", "split", "eps", "alpha", "penalizer"), deviations,
     )  # fmt: skip
+
+
+def _risk_set_columns(test: sv.PrivateTest, laws: Mapping[float, Any], kind: str) -> dict[str, float]:
+    """The simple test's exact size and power when ``X`` follows
+    :func:`~dpnet.survival.private_tests.risk_set_law` (risk sets held at their observed counts) instead
+    of the normal laws; nothing for the composite test."""
+    if kind != "simple":
+        return {}
+    return {
+        "size, risk sets fixed": test.exact_rejection_probability(laws[0.0]),
+        "power, risk sets fixed": test.exact_rejection_probability(laws[THETA1]),
+    }
+
+
+def _one_sided_columns(test: sv.PrivateTest, local: list[sv.CoxFit], kind: str) -> dict[str, float]:
+    """The composite test against §5's one-sided alternative ``θ < 0``: its non-private statistic, its
+    threshold from the ``χ̄²`` null law and its exact size, with the same noise; nothing for the simple
+    test."""
+    if kind != "composite":
+        return {}
+    one = composite_test(alpha=test.alpha, n_agents=test.n_agents, K=test.K, noise_scale=test.noise_scale,
+                         one_sided=True)  # fmt: skip
+    return {
+        "non-private X, one-sided": sv.observed_statistic(composite_table(local, one_sided=True)),
+        "ϱ_d, one-sided": one.threshold,
+        "size, one-sided": one.exact_rejection_probability(one.null),
+    }

@@ -12,9 +12,11 @@ the chapter records (:meth:`dpnet.results.Results.record`), tabulates and plots:
 - :mod:`~dpnet.chapters.online_learning.p003_sec4_3_convergence`: the non-private time average against
   its closed-form limit, and one private stream at every ε;
 - :mod:`~dpnet.chapters.online_learning.p003_sec4_3` (§4.3): the probability of identifying θ° against
-  the period, at every ε, against the horizon of Theorem 4.7;
+  the period, at every ε, and the noise part of the time-averaged ratio;
+- :mod:`~dpnet.chapters.online_learning.p003_thm4_7` (Theorem 4.7): the horizon against the periods the
+  runs need;
 - :mod:`~dpnet.chapters.online_learning.p003_sec4_3_mixing`: the same curve on other graphs and for
-  rarer arrivals;
+  rarer arrivals, against Theorem 4.7's factors for mixing and arrivals;
 - :mod:`~dpnet.chapters.online_learning.p003_fig14_1c` (Figure 14.1(c)) and
   :mod:`~dpnet.chapters.online_learning.p003_fig14_6` (Figure 14.6): the clinical cohorts as streams,
   with the paper's likelihood and as published;
@@ -49,6 +51,7 @@ from dpnet.chapters.online_learning.p003_sec4_3_mixing import (
     mixing_and_arrivals,
 )
 from dpnet.chapters.online_learning.p003_sec4_3_signals import TRUTH, Signals, signals, time_grid
+from dpnet.chapters.online_learning.p003_thm4_7 import Theorem47, theorem_4_7
 from dpnet.errors import ParameterError
 from dpnet.params import AS_DEFAULT, COMMON, Param, Schema, choice, eps_grid, integer, list_of, real
 from dpnet.reference.clinical import ACTG_RUN
@@ -66,6 +69,7 @@ __all__ = [
     "Signals",
     "StreamStudy",
     "StreamSummary",
+    "Theorem47",
     "actg_stream",
     "cancer_stream",
     "convergence",
@@ -74,6 +78,7 @@ __all__ = [
     "privacy_sweep",
     "signals",
     "stream_summary",
+    "theorem_4_7",
     "time_grid",
 ]
 

@@ -37,15 +37,15 @@ def update_seconds(agents: int) -> float:
     return UPDATE_SECONDS * (1 + agents / UPDATE_AGENTS)
 
 
-def stream_cost(periods: int, streams: int, values: Mapping[str, Any]) -> Cost:
+def stream_cost(periods: int, streams: int, values: Mapping[str, Any], *, private: bool = True) -> Cost:
     """The cost of ``streams`` clinical streams of ``periods`` periods each: per stream, Algorithm 5 once
-    and Algorithm 3 ``replications`` times on ``n_centers`` centres and two states, each period looped
-    twice (the stream's likelihoods, then the runs); the largest of them held while it runs (three arrays
-    of the replications' log-beliefs)."""
-    R, centres = values["replications"], values["n_centers"]
+    and (``private``) Algorithm 3 ``replications`` times on ``n_centers`` centres and two states, each
+    period looped twice (the stream's likelihoods, then the runs); the largest of them held while it runs
+    (three arrays of the replications' log-beliefs, or one of Algorithm 5's without private runs)."""
+    R, centres = (values["replications"] if private else 0), values["n_centers"]
     units = streams * periods * (R + 1) * centres * 2
     seconds = units * update_seconds(centres) + 2 * streams * periods * PERIOD_SECONDS
-    return Cost(seconds=seconds, peak=float(8 * 3 * periods * R * centres * 2))
+    return Cost(seconds=seconds, peak=float(8 * 3 * periods * max(R, 1) * centres * 2))
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,8 @@ class StreamTask:
 
 
 def final_limit(runs: inf.OnlineRuns) -> float:
-    """Algorithm 5's time-averaged log-belief ratio of the alternative at T, mean over the centres."""
+    """Algorithm 5's time-averaged log-belief ratio of the alternative at the stream's last period T,
+    ``ψ_T/T``, mean over the centres (a value at T: the cohort ends there)."""
     return float(runs.limit[:, 1].mean())
 
 

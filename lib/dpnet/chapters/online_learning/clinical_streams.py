@@ -1,5 +1,5 @@
-"""The book's table ``clinical-streams``: both clinical streams' limits, final ratios and agreements
-(Figures 14.1(c) and 14.6), recorded as the chapter's metrics."""
+"""The book's table ``clinical-streams``: both clinical streams' non-private time averages at T, final
+ratios and agreements (Figures 14.1(c) and 14.6), recorded as the chapter's metrics."""
 
 from __future__ import annotations
 
@@ -21,8 +21,9 @@ def cost(values: Mapping[str, Any]) -> Cost:
 
 @dataclass(frozen=True)
 class StreamSummary:
-    """Both clinical studies' non-private limits, drawn private runs' final ratios and agreements, keyed
-    ``actg/paper``, …, ``cancer-top10/paper``."""
+    """Both clinical studies' non-private ``ψ_T/T``, drawn private runs' final ratios and agreements,
+    keyed ``actg/paper``, …, ``cancer-top10/paper`` (the metric ``ol_limit_nodp`` keeps its name: it holds
+    the non-private ``ψ_T/T``)."""
 
     studies: tuple[StreamStudy, ...]
 
@@ -42,9 +43,9 @@ class StreamSummary:
 
     @property
     def table(self) -> pd.DataFrame:
-        """One row per stream: its key, T, the non-private limit and the share of private runs on its side."""
+        """One row per stream: its key, T, the non-private ψ_T/T and the share of private runs on its side."""
         return pd.DataFrame([
-            {"stream": s.key(v), "T": s.periods, "non-private limit": s.limit(v),
+            {"stream": s.key(v), "T": s.periods, "non-private ψ_T/T": s.limit(v),
              "private runs on its side": s.agreement(v)}
             for s in self.studies for v in s.runs
         ])  # fmt: skip

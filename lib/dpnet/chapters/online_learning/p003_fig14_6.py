@@ -42,17 +42,20 @@ DEVIATIONS: tuple[tuple[str, str], ...] = (
 
 
 def cost(values: Mapping[str, Any]) -> Cost:
-    """Four streams (raw TMB as published, in row order and with the paper's likelihood; the top-10 %
-    indicator) of ``⌊80 / period_months⌋ + 1`` periods each, on ``n_centers`` centres, with
-    ``replications`` private runs per stream (the shared ``stream_cost``; the row-order stream, which has
-    no private runs, is counted as if it had)."""
-    return stream_cost(math.floor(LAST_MONTH / values["period_months"]) + 1, 4, values)
+    """Three streams (raw TMB as published and with the paper's likelihood; the top-10 % indicator) of
+    ``⌊80 / period_months⌋ + 1`` periods each, on ``n_centers`` centres, with ``replications`` private runs
+    per stream, and a fourth (raw TMB as published, tied times in row order) run without privacy only
+    (the shared ``stream_cost``)."""
+    periods = math.floor(LAST_MONTH / values["period_months"]) + 1
+    runs, row_order = stream_cost(periods, 3, values), stream_cost(periods, 1, values, private=False)
+    return Cost(seconds=runs.seconds + row_order.seconds, peak=runs.peak)
 
 
 def cancer_stream(P: Parameters) -> StreamStudy:
     """Figure 14.6: the cancer cohort streamed every ``period_months`` months to ``n_centers`` centres, with
     raw TMB as published and with the paper's likelihood, and with the top-10 % indicator (stream
-    ``p003-fig14-6``, children 0, 1 and 2); the as-published limit with tied times in row order.
+    ``p003-fig14-6``, children 0, 1 and 2); the as-published limit with tied times in row order, and for
+    the top-10 % indicator the ``ψ_T/T`` of uncut risk sets and the noise's standard deviation at T.
 
     Returns a :class:`~dpnet.chapters.online_learning.p003_fig14_1c.StreamStudy`."""
     tmb = sv.load_samstein2019()
@@ -78,5 +81,10 @@ def cancer_stream(P: Parameters) -> StreamStudy:
     checks = ref.figure14_6_checks(as_published.periods, final_limit(as_published),
                                    final_limit(runs["raw/paper"]), as_published.agreement(), P.replications,
                                    published=published)  # fmt: skip
-    return StreamStudy("p003-fig14-6", "cancer", runs, titles, ("0", "log 0.15"), deltas,
-                       {"row_limit": row_limit}, {"p003-fig14-6": checks}, published, DEVIATIONS)  # fmt: skip
+    top = cohorts["top10"]
+    pooled = sv.centre_loglik(top.frame.x, top.frame.time, top.frame.event, top.centres, states).sum(axis=0)
+    T, n = as_published.periods, P.n_centers
+    extra = {"row_limit": row_limit, "full_limit_top10": float((pooled[1] - pooled[0]) / (n * T)),
+             "noise_sd_top10": float(2 * runs["top10/paper"].noise_scale / math.sqrt(n * T))}  # fmt: skip
+    return StreamStudy("p003-fig14-6", "cancer", runs, titles, ("0", "log 0.15"), deltas, extra,
+                       {"p003-fig14-6": checks}, published, DEVIATIONS)  # fmt: skip

@@ -20,10 +20,10 @@ from dpnet.params import Cost, Parameters
 TRUTH = 0
 
 
-def time_grid(T: int, extra: Sequence[int] = ()) -> NDArray[np.int64]:
-    """Forty log-spaced periods from 1 to ``T`` (rounded, without repeats), plus those of ``extra`` that fall
-    inside."""
-    grid = np.r_[np.geomspace(1, T, 40).round(), [t for t in extra if t <= T]]
+def time_grid(T: int, extra: Sequence[int] = (), *, points: int = 40) -> NDArray[np.int64]:
+    """``points`` log-spaced periods from 1 to ``T`` (rounded, without repeats), plus those of ``extra`` that
+    fall inside."""
+    grid = np.r_[np.geomspace(1, T, points).round(), [t for t in extra if t <= T]]
     return np.unique(grid).astype(int)
 
 
@@ -78,7 +78,9 @@ class Signals:
 
     def horizon(self, eps: float | None, *, slem: float | None = None, xi: float | None = None,
                 version: str = "003") -> float:  # fmt: skip
-        """Theorem 4.7's horizon (``version="003"``) or the earlier version's (``"000"``), real-valued."""
+        """Theorem 4.7's horizon: the constant of its proof's last display (``version="003"``) or of its
+        proof's own inequalities (``"003-steps"``), or the earlier version's (``"000"``); real-valued
+        (:func:`~dpnet.inference.online.online_horizon`)."""
         rate = self.xi if xi is None else xi
         gap = inf.online_gap(self.bernoulli.kl(TRUTH), rate, TRUTH)
         return inf.online_horizon(

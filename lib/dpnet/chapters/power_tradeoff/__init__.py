@@ -7,6 +7,8 @@ the resolved parameters, computes with :mod:`dpnet.power`, checks the outcome ag
 
 * :mod:`~dpnet.chapters.power_tradeoff.p003_fig1`: Figure 1, randomized response (exact);
 * :mod:`~dpnet.chapters.power_tradeoff.p003_fig2`: Figure 2, the Laplace mechanism (Monte Carlo);
+* :mod:`~dpnet.chapters.power_tradeoff.p003_sec2_boundary`: §2's claim that the group test need not
+  randomise on its boundary, and ε*_RR with a test that does;
 * :mod:`~dpnet.chapters.power_tradeoff.rr_critical_budget_vs_n`: the book's ε*_RR curve over n;
 * :mod:`~dpnet.chapters.power_tradeoff.mechanism_comparison`: the book's comparison of the two
   mechanisms and of the two Laplace noise models.
@@ -24,6 +26,7 @@ from dpnet.chapters._items import footprint
 from dpnet.chapters.power_tradeoff.mechanism_comparison import Comparison, compare
 from dpnet.chapters.power_tradeoff.p003_fig1 import RandomizedResponse, randomized_response
 from dpnet.chapters.power_tradeoff.p003_fig2 import Laplace, laplace
+from dpnet.chapters.power_tradeoff.p003_sec2_boundary import Boundary, boundary
 from dpnet.chapters.power_tradeoff.rr_critical_budget_vs_n import CriticalBudgetCurve, critical_budget_curve
 from dpnet.errors import ParameterError
 from dpnet.params import AS_DEFAULT, COMMON, Param, Schema, eps_grid, integer, list_of, real
@@ -31,10 +34,12 @@ from dpnet.reference import dilemma
 
 __all__ = [
     "SCHEMA",
+    "Boundary",
     "Comparison",
     "CriticalBudgetCurve",
     "Laplace",
     "RandomizedResponse",
+    "boundary",
     "compare",
     "critical_budget_curve",
     "laplace",

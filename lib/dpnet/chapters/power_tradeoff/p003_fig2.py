@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
 from dpnet import plotting, power
-from dpnet.chapters.power_tradeoff._common import cells, fig1_setting
+from dpnet.chapters.power_tradeoff._common import cells, fig1_setting, place_legends
 from dpnet.params import Cost, Parameters
 from dpnet.reference import dilemma
 from dpnet.results import Check
@@ -147,12 +147,12 @@ class Laplace:
             "paper": "one Laplace draw per LLR (paper-faithful)",
             "as_published": "Laplace per state (as published)",
         }
-        return plotting.dilemma_figure(
+        return place_legends(plotting.dilemma_figure(
             self.eps, self.power[variant][0], self.beta_ind, self.star[variant], self.n_values, self.p_values,
             n_panel=n_panel, p_panel=p_panel, errors=self.std_error[variant][0],
             heatmap_title=r"$\varepsilon^*_{\mathrm{Laplace}}$ (median over runs)",
             title=f"Laplace noise, {label[variant]}: power and critical budget",
-        )  # fmt: skip
+        ))  # fmt: skip
 
     def side_by_side(self) -> Figure:
         """Median ε* of both noise models, beside the printed heat map when the grid is the paper's."""

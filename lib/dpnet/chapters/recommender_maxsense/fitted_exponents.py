@@ -1,5 +1,6 @@
-"""The book's summary of Chapter 7 (table ``fitted_exponents``): every measured U_90 of E3–E6 and E8, with
-its prediction where the library has one, and every fitted exponent of E3, E4, E5 and E7."""
+"""The book's summary of Chapter 7 (table ``fitted_exponents``): every measured U_90 of E3–E6 and E8 (E5's
+three clusters and E6's per-user runs last), with its prediction where the library has one, and every fitted
+exponent of E3, E4, E5 and E7."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dpnet.chapters.recommender_maxsense.p002_e3 import PairwiseRich
 from dpnet.chapters.recommender_maxsense.p002_e4 import ScarceMaxSense
 from dpnet.chapters.recommender_maxsense.p002_e4_theta import SensingConstant
 from dpnet.chapters.recommender_maxsense.p002_e5 import RichVsScarce
+from dpnet.chapters.recommender_maxsense.p002_e5_three import ThreeClusters
 from dpnet.chapters.recommender_maxsense.p002_e6 import MultiMaxSense
 from dpnet.chapters.recommender_maxsense.p002_e7 import OneBit
 from dpnet.chapters.recommender_maxsense.p002_e8 import Adaptive
@@ -94,8 +96,10 @@ def summary(
     e6: MultiMaxSense,
     e7: OneBit,
     e8: Adaptive,
+    three: ThreeClusters | None = None,
 ) -> Summary:
-    """Join the U_90 of E3–E6 and E8 and the exponents of E3, E4, E5 and E7, in the chapter's order."""
+    """Join the U_90 of E3–E6 and E8 and the exponents of E3, E4, E5 and E7, in the chapter's order; then
+    E6's per-user U_90 and (when given) the three-cluster runs."""
     s5 = e5.settings
     records = (
         *_records(e3.unique, "M-sym", [e3.u90[s] for s in e3.unique]),
@@ -106,7 +110,12 @@ def summary(
         *_records(s5["exponent"], "M-sym", e5.exponent_u90.ravel().tolist()),
         *_records(e6.unique, "M-asym", [e6.u90[s] for s in e6.unique], [e6.predicted(s) for s in e6.unique]),
         *_records(e8.settings, "M-asym", e8.u90, [s.predicted_u90() for s in e8.settings]),
-    )
+        *_records(list(e6.exact), "M-asym", list(e6.exact.values())),
+        *(() if three is None else (
+            *_records([three.maxsense], "M-asym3", [three.maxsense_u90], [three.predicted]),
+            *_records([three.pairwise], "M-sym3", [three.pairwise_u90]),
+        )),
+    )  # fmt: skip
     exponents = (
         {"algorithm": "pairwise", "variable": "N (U_90 / ln N)", "slope": e3.slope},
         *({"algorithm": "maxsense", "variable": v, "slope": s} for v, s in e4.slopes.items()),

@@ -27,6 +27,7 @@ from dpnet.chapters.recommender_maxsense._common import (
 from dpnet.estimation import loglog_slope
 from dpnet.params import Cost, Parameters
 from dpnet.plotting import fixed_ticks, panel_row
+from dpnet.recommender.conditions import pairwise_spectrum
 from dpnet.reference import recommender as ref
 from dpnet.results import Check
 
@@ -75,6 +76,19 @@ class PairwiseRich:
         return (min(finite), max(finite)) if finite else (math.nan, math.nan)
 
     @property
+    def spectra(self) -> pd.DataFrame:
+        """Thm 3.5's conditions on every setting's expected matrix: the eigenvalues of ``M diag(β)``, the
+        smallest relative gap between their magnitudes, the rows' separation and ``|λ_L|/|λ_1|``."""
+        rows = []
+        for k, s in self.settings.items():
+            spec = pairwise_spectrum(s.model, s.eps, sketch=s.sketch, support_known=s.support_known)
+            rows.append({"sweep": k[0], "value": eps_label(k[1]) if k[0] == "eps" else k[1],
+                         "λ_1": spec.eigenvalues[0], "λ_2": spec.eigenvalues[1],
+                         "|λ| gap": spec.magnitude_gap, "rows apart": spec.row_separation,
+                         "|λ_L|/|λ_1|": spec.smallest_ratio, "conditions hold": spec.holds()})  # fmt: skip
+        return pd.DataFrame(rows)
+
+    @property
     def eps_ratio(self) -> float:
         """``U_90(ε = 0.25)/U_90(ε = 1)`` (``nan`` unless both are in the sweep)."""
         if ("eps", 0.25) not in self.settings or ("eps", 1.0) not in self.settings:
@@ -117,8 +131,8 @@ class PairwiseRich:
         return {}
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        """U_90 of every setting."""
-        return {"p002-e3": self.table}
+        """U_90 of every setting, and Thm 3.5's conditions on each."""
+        return {"p002-e3": self.table, "p002-e3-conditions": self.spectra}
 
     @property
     def deviations(self) -> tuple[tuple[str, str, str], ...]:
@@ -157,20 +171,17 @@ class PairwiseRich:
             ax.legend(fontsize=SMALL)
         ns = [k[1] for k in self.settings if k[0] == "N"]
         eps = [k[1] for k in self.settings if k[0] == "eps"]
-        axes[2].plot(ns, [self.constant(("N", n)) for n in ns], "o-", label="N sweep (ε = 1)")
-        axes[2].plot(
-            [N_REF] * len(eps),
-            [self.constant(("eps", e)) for e in eps],
-            "s",
-            color="C1",
-            label="ε sweep (N = 100)",
-        )
+        by_n = [self.constant(("N", n)) for n in ns]
+        by_eps = [self.constant(("eps", e)) for e in eps]
+        axes[2].plot(ns, by_n, "o-", label="N sweep (ε = 1)")
+        axes[2].plot([N_REF] * len(eps), by_eps, "s", mfc="none", color="C1", label="ε sweep (N = 100)")
+        top = max((c for c in (*by_n, *by_eps) if math.isfinite(c)), default=1.0)
         axes[2].set(
             xscale="log",
             xlabel="items N",
             ylabel="U_90 ε̂² / (N ln N)",
             title="(c) the measured constant",
-            ylim=(0, None),
+            ylim=(0, 1.15 * top),
         )
         fixed_ticks(axes[2].xaxis, ns)
         axes[2].legend(fontsize=SMALL)
@@ -195,10 +206,14 @@ def pairwise_rich(P: Parameters) -> PairwiseRich:
     out = PairwiseRich(settings, curves, dict(zip(unique, u90, strict=True)), {})
     checked = (50, 100, 200)  # the N at which the book's range applies
     constants = {n: out.constant(("N", n)) if ("N", n) in settings else math.nan for n in checked}
-    named = ref.pairwise_rich_checks(constants, out.eps_ratio)
+    every_n = [out.constant(k) for k in settings if k[0] == "N"]
+    spectra = out.spectra
+    held = {f"{r['sweep']} = {r['value']}": bool(r["conditions hold"]) for _, r in spectra.iterrows()}
+    named = ref.pairwise_rich_checks(constants, out.eps_ratio, every_n, held)
     for k, n in enumerate(checked):
         if ("N", n) not in settings:
             named[k] = named[k]._replace(passed=None, detail=f"undefined: N = {n} not in n_items")
     if math.isnan(out.eps_ratio):  # the ratio needs ε = 0.25 and ε = 1 among eps_values
-        named[-1] = named[-1]._replace(passed=None, detail="undefined: ε = 0.25 or ε = 1 not in eps_values")
+        k = next(j for j, c in enumerate(named) if c.name == "eps-ratio")
+        named[k] = named[k]._replace(passed=None, detail="undefined: ε = 0.25 or ε = 1 not in eps_values")
     return replace(out, checks={"p002-e3": named})

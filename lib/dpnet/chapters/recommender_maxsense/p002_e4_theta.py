@@ -32,7 +32,7 @@ from dpnet.results import Check
 #: E4b: the θ of the sweep. E4c: the (N, w) of the comparison (its grid is ``E4_EXACT_GRID``).
 E4_THETAS = (0.25, 0.5, 1.0, 2.0, 4.0)
 E4_EXACT_CASES = ((50, 10), (50, 5))
-#: E4c and E6: the largest allowed ratio between two simulators' U_90 (note-rec-tolerances).
+#: E4c: the largest allowed ratio between the two simulators' U_90 (note-rec-tolerances).
 EXACT_TOLERANCE = 0.25
 #: Measured on this 2-core machine (one core): one exact w-subset recovery, per item (5 ms at N = 50).
 SUBSET_SECONDS = 1e-4

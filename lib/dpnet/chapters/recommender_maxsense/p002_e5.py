@@ -30,7 +30,6 @@ from dpnet.chapters.recommender_maxsense._common import (
     refined_curves,
     refined_points,
     sweep_curves,
-    undecided,
 )
 from dpnet.estimation import loglog_slope
 from dpnet.params import Cost, Parameters
@@ -225,9 +224,8 @@ def rich_vs_scarce(P: Parameters) -> RichVsScarce:
         {},
     )
     (pp_full, ms_full), (pp_q, ms_q) = out.at(N_REF), out.at(N_REF // 4)
-    cross = ref.crossover_checks(pp_full, ms_full, pp_q, ms_q)
-    if P.theta != 1.0:
-        cross = undecided(cross, "undefined: the comparison is made at θ = 1")
+    scarce = [(w, *out.at(w)) for w in out.w if w <= N_REF // 10]
+    cross = ref.crossover_checks(pp_full, ms_full, pp_q, ms_q, scarce, E5_CAP)
     slopes = out.exponents
     checks = cross + ref.pp_exponent_checks(
         slopes[(math.inf, "agree_rated")], {k: slopes[(EPS_REF, k)] for k in ("agree_rated", "agree")}

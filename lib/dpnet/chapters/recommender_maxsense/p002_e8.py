@@ -1,8 +1,10 @@
 """Paper 002, experiment E8 (the book's): adaptive queries, Thm 6.1's recursion and its N log N growth,
-and MaxSense at w = 1 against both lower bounds."""
+Lemma 6.4 at the exact optimum of its proof's problem, and MaxSense at w = 1 against both lower bounds."""
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -29,6 +31,11 @@ from dpnet.results import Check
 E8_EPS = (0.1, 0.5, 1.0)
 E8_N = {"quick": (26, 50), "full": (26, 50, 100)}
 E8_THETA = 0.5
+#: E8: Lemma 6.4's cases: item counts N (2^N values of Z enumerated), budgets, random draws of the f_i per
+#: (N, ε), and the information δ.
+E8_LEMMA64 = {"n": (10, 12), "eps": (0.5, 1.0, 2.0), "draws": 3, "delta": (0.01, 0.1, 1.0, 3.0, 10.0, 30.0)}
+#: E8: the budgets at which the book reports where Thm 6.1's bound overtakes Thm 3.3's.
+E8_OVERTAKE_EPS = (0.1, 0.5, 1.0)
 
 
 def cost(values: Mapping[str, Any]) -> Cost:
@@ -44,6 +51,7 @@ class Adaptive:
     n_w1: tuple[int, ...]
     u90: tuple[float, ...]
     growth: Mapping[int, float]
+    lemma64: pd.DataFrame  # N, ε, draw, δ, the exact largest variance, Lemma 6.4's bound
     checks: Mapping[str, list[Check]]
     #: E8 has no paper setting to leave: its sizes are the book's.
     paper_setting = True
@@ -58,6 +66,22 @@ class Adaptive:
         """Thm 6.1's adaptive and Thm 4.10's non-adaptive lower bound at N (w = 1)."""
         return rc.adaptive_lower_bound(n, eps), float(rc.fano_users(n, rc.thm410_information(n, 1, eps)))
 
+    @staticmethod
+    def thm33_at(n: int, eps: float = EPS_REF) -> float:
+        """Thm 3.3's lower bound at N, which holds for adaptive schemes too (Lemma 3.1)."""
+        return float(rc.thm33_users(n, eps))
+
+    @staticmethod
+    def overtakes(eps: float) -> float:
+        """The smallest N at which Thm 6.1's bound exceeds Thm 3.3's at ε (``inf``: none below 10³⁰)."""
+        return rc.adaptive_overtakes(eps)
+
+    @property
+    def lemma64_ratio(self) -> float:
+        """The largest exact variance over Lemma 6.4's bound, over every case."""
+        t = self.lemma64
+        return float((t["largest variance"] / t["Lemma 6.4 bound"]).max())
+
     @property
     def deviations(self) -> tuple[tuple[str, str, str], ...]:
         """None."""
@@ -68,8 +92,8 @@ class Adaptive:
         return {}
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        """None: E8 shows a figure only."""
-        return {}
+        """Lemma 6.4's cases."""
+        return {"p002-e8-lemma64": self.lemma64}
 
     def figure(self) -> Figure:
         """(a) T_LB C/N against N; (b) the adaptive and non-adaptive bounds and MaxSense at w = 1."""
@@ -106,14 +130,35 @@ class Adaptive:
 
 
 def adaptive(P: Parameters) -> Adaptive:
-    """E8 (stream ``p002-e8``): the recursion's growth over a decade at N = 10³, 10⁴, 10⁵ (ε = 1), and
-    MaxSense at w = 1, θ = ``E8_THETA``, for the N of ``E8_N``."""
+    """E8 (streams ``p002-e8`` and ``p002-e8/lemma64``): the recursion's growth over a decade at N = 10³, 10⁴,
+    10⁵ (ε = 1); Lemma 6.4 on ``E8_LEMMA64``; MaxSense at w = 1, θ = ``E8_THETA``, for the N of ``E8_N``."""
     growth = {
         int(n): rc.adaptive_lower_bound(10 * n, EPS_REF) / (10 * rc.adaptive_lower_bound(n, EPS_REF))
         for n in (1e3, 1e4, 1e5)
     }
-    checks = ref.adaptive_checks(growth)
-    out = Adaptive(E8_N[P.mode], (), growth, {"p002-e8": checks})
+    lemma = _lemma64(P.rng("p002-e8/lemma64"))
+    out = Adaptive(E8_N[P.mode], (), growth, lemma, {})
     grids = [ms_grid(s) for s in out.settings]
     _, u90 = sweep_curves(P, "p002-e8", out.settings, grids, P.trials, "MaxSense at w = 1")
-    return replace(out, u90=tuple(u90))
+    above = [(u, max(out.bounds_at(n))) for n, u in zip(out.n_w1, u90, strict=True)]
+    checks = ref.adaptive_checks((lemma["largest variance"] / lemma["Lemma 6.4 bound"]).tolist(), above)
+    return replace(out, u90=tuple(u90), checks={"p002-e8": checks})
+
+
+def _lemma64(rng: np.random.Generator) -> pd.DataFrame:
+    """Lemma 6.4 case by case: ``F = Σ_i f_i(Z_i)`` with every ``f_i(0), f_i(1)`` uniform on ``[e^{−ε}, e^ε]``
+    (as in the proof), Z uniform on ``{0,1}^N``; the exact largest ``E(F − F̄)²`` under a divergence ``δ``
+    from the uniform law, against ``Var⁰[F] max{20, 10δ}``."""
+    rows = []
+    for n in E8_LEMMA64["n"]:
+        z = np.array(list(itertools.product((0, 1), repeat=n)))  # every value of Z
+        for e in E8_LEMMA64["eps"]:
+            for draw in range(E8_LEMMA64["draws"]):
+                f = rng.uniform(math.exp(-e), math.exp(e), (n, 2))
+                values = f[np.arange(n), z].sum(axis=1)
+                variance0 = float(((f[:, 1] - f[:, 0]) ** 2).sum() / 4)
+                rows += [{"N": n, "ε": e, "draw": draw, "δ": d,
+                          "largest variance": rc.lemma64_variance(values, d),
+                          "Lemma 6.4 bound": rc.lemma64_bound(variance0, d)}
+                         for d in E8_LEMMA64["delta"]]  # fmt: skip
+    return pd.DataFrame(rows)

@@ -29,7 +29,16 @@ from dpnet.reference.clinical import FIG4_BEST_ARM as BEST
 from dpnet.results import Check
 from dpnet.survival import treatments
 
-__all__ = ["FIG5_LABELS", "BestTreatment", "FourArms", "best_treatment", "cost", "four_arms"]
+__all__ = [
+    "FIG5_LABELS",
+    "BestTreatment",
+    "FourArms",
+    "best_treatment",
+    "centres",
+    "cost",
+    "four_arms",
+    "named_set",
+]
 
 #: The two rows of Figure 5: the paper's noise, and the authors' reseeded noise.
 FIG5_LABELS: dict[str, str] = {
@@ -81,7 +90,10 @@ class FourArms:
         The four arms, ZDV first.
     table
         ``table[i, a]``: centre ``i``'s log-likelihood ratio of arm ``a`` against ZDV, ``LRT/2`` of a
-        ridge-penalised Cox fit on its own patients of the two arms (0 for ZDV), shape ``(n, 4)``.
+        ridge-penalised Cox fit on its own patients of the two arms with ``|θ| ≤ B_θ`` (0 for ZDV),
+        shape ``(n, 4)`` (:func:`~dpnet.survival.treatments.arm_glrt`).
+    theta_free
+        The unrestricted estimates ``θ̂_{i,a}`` of those fits (``nan`` for ZDV).
     A, a_star
         The Metropolis–Hastings weights of the complete graph and their ``a*``.
     delta
@@ -96,6 +108,7 @@ class FourArms:
 
     arms: tuple[str, ...]
     table: NDArray[np.float64]
+    theta_free: NDArray[np.float64]
     A: NDArray[np.float64]
     a_star: float
     delta: float
@@ -113,6 +126,16 @@ class FourArms:
     def rho(self) -> float:
         """ϱ of the threshold: ``τ = 1/(1 + e^ϱ)``."""
         return inf.log_belief_threshold(self.threshold)
+
+    @property
+    def b_theta(self) -> float:
+        """The public bound ``B_θ = Δ/2`` every fit is restricted to."""
+        return self.delta / 2
+
+    @property
+    def binding(self) -> int:
+        """How many entries the bound ``B_θ`` changed (``|θ̂_{i,a}| > B_θ``)."""
+        return int(np.sum(np.abs(np.nan_to_num(self.theta_free)) > self.b_theta))
 
     @property
     def totals(self) -> dict[str, float]:
@@ -155,9 +178,20 @@ class FourArms:
         sched = self.schedule(eps)
         return 2.0 * sched.noise_scale * math.sqrt(len(self.table) / sched.K)
 
+    def normal_probability(self, eps: float) -> float:
+        """The probability, at budget ``eps``, that GM names the best arm under a normal approximation of
+        the noise: each arm's sum plus independent normal noise of the per-arm standard deviation
+        ``b√(2n/K)`` (:meth:`difference_noise_sd` over √2) is largest for the best arm
+        (:func:`~dpnet.survival.treatments.argmax_probability`)."""
+        sd = self.difference_noise_sd(eps) / math.sqrt(2.0)
+        return treatments.argmax_probability(self.table.sum(axis=0), sd, best=self.arms.index(BEST))
+
     def metrics(self) -> dict[str, Any]:
         """The sums and the gap, under their metrics.json names."""
-        return {"arm_glrt_sum": self.totals, "gap_best_second": self.gap}
+        return {
+            "arm_glrt_sum": self.totals, "gap_best_second": self.gap, "arm_glrt_binding": self.binding,
+            "arm_theta_max": float(np.nanmax(np.abs(self.theta_free))),
+        }  # fmt: skip
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The table written to ``tables/``."""
@@ -165,18 +199,37 @@ class FourArms:
 
 
 def four_arms(P: Parameters, actg: pd.DataFrame) -> FourArms:
-    """Split ACTG 175 over ``n_centers`` centres (stream ``split``) and fit every arm against ZDV."""
-    centres = sv.cohort_centres(actg.index.to_numpy(), P.n_centers, method=P.split, rng=P.rng("split"))
-    table, arms = treatments.arm_glrt_table(actg, centres, penalizer=P.penalizer, control=CONTROL)
+    """Split ACTG 175 over ``n_centers`` centres (:func:`centres`) and fit every arm against ZDV, with
+    ``|θ| ≤ b_theta``."""
+    glrt = treatments.arm_glrt(
+        actg, centres(P, actg), penalizer=P.penalizer, b_theta=P.b_theta, control=CONTROL
+    )
     A = networks.dense_weights("complete", P.n_centers)
-    mle_arm = arms[int(np.argmax(table.sum(axis=0)))]
+    mle_arm = glrt.arms[int(np.argmax(glrt.table.sum(axis=0)))]
     return FourArms(
-        arms, table, A, networks.spectral_constants(A).a_star, sv.cox_sensitivity(P.b_theta), P.alpha,
-        P.threshold, {"p003-fig5": [ref.best_arm_check(mle_arm)]}, _fig5_setting(P),
+        glrt.arms, glrt.table, glrt.theta_free, A, networks.spectral_constants(A).a_star,
+        sv.cox_sensitivity(P.b_theta), P.alpha, P.threshold, {"p003-fig5": [ref.best_arm_check(mle_arm)]},
+        _fig5_setting(P),
     )  # fmt: skip
 
 
+def centres(P: Parameters, actg: pd.DataFrame) -> NDArray[np.int64]:
+    """The centre of every ACTG 175 patient: ``split`` over ``n_centers`` (stream ``split``)."""
+    return sv.cohort_centres(actg.index.to_numpy(), P.n_centers, method=P.split, rng=P.rng("split"))
+
+
 # Figure 5 -------------------------------------------------------------------------------------------
+
+
+def named_set(beliefs: NDArray[np.float64], arms: tuple[str, ...], threshold: float) -> str:
+    """The arms every centre names, those whose final belief (or frequency) is at least ``threshold``,
+    written as a set (``"{ZDV, ZDV+ddI}"``; ``beliefs`` has shape ``(n, |arms|)``), or a phrase saying
+    that the centres name different sets."""
+    named = {tuple(a for a, b in zip(arms, row, strict=True) if b >= threshold) for row in beliefs}
+    if len(named) > 1:
+        return "different sets at different centres"
+    (arms_named,) = named
+    return "{" + ", ".join(arms_named) + "}" if arms_named else "no arm"
 
 
 @dataclass(frozen=True, eq=False)
@@ -194,6 +247,8 @@ class BestTreatment:
     set_rates
         Per variant and algorithm, how often some centre names a treatment other than the best
         (``"wrong treatment"``) or no treatment at all (``"control only"``).
+    demo_sets
+        Per variant and algorithm, the set of arms the centres name in the drawn run (:func:`named_set`).
     checks
         Figure 5's claim, per algorithm, keyed by item.
     paper_setting
@@ -204,6 +259,7 @@ class BestTreatment:
     eps: Mapping[str, float]
     studies: Mapping[str, sv.MLEStudy]
     set_rates: Mapping[str, dict[str, dict[str, float]]]
+    demo_sets: Mapping[str, dict[str, str]]
     checks: Mapping[str, list[Check]]
     paper_setting: bool
 
@@ -227,7 +283,7 @@ class BestTreatment:
         out: dict[str, Any] = {
             "fig5_rates": self.table.to_dict("records"), "pub_K": published.K, "pub_T": published.T,
             "pub_eps": self.eps["as_published"], "honest_K": paper.K, "honest_T": paper.T,
-            "honest_noise": paper.noise_scale,
+            "honest_noise": paper.noise_scale, "fig5_demo_sets": self.demo_sets,
         }  # fmt: skip
         for v, st in self.studies.items():
             for k, short in ALGORITHMS.items():
@@ -287,8 +343,15 @@ def best_treatment(P: Parameters, arms: FourArms) -> BestTreatment:
                                     freq=arms.threshold)
         for v, st in studies.items()
     }  # fmt: skip
-    checks = ref.figure5_checks({k: paper.rates[k] for k in ALGORITHMS}, P.eps, P.replications)
+    tau = arms.threshold
+    demo_sets = {
+        v: {k: named_set(final, arms.arms, tau) for k, final in
+            (("GM", st.gm[-1]), ("AM", st.am[-1]), ("two-threshold", st.counts))}
+        for v, st in studies.items()
+    }  # fmt: skip
+    checks = ref.figure5_checks({k: paper.rates[k] for k in ALGORITHMS}, P.eps, P.replications,
+                                published={k: published.rates[k] for k in ALGORITHMS})  # fmt: skip
     return BestTreatment(
-        arms, {"paper": P.eps, "as_published": P.published_eps}, studies, set_rates, {"p003-fig5": checks},
-        _fig5_setting(P),
+        arms, {"paper": P.eps, "as_published": P.published_eps}, studies, set_rates, demo_sets,
+        {"p003-fig5": checks}, _fig5_setting(P),
     )  # fmt: skip

@@ -73,16 +73,14 @@ class FirstOrderComparison:
     ratios
         One row per variant, n, ε and belief-propagation algorithm: the first-order mean distance over
         the algorithm's, with a 95 % interval (:func:`~dpnet.survival.comparison.error_ratio`).
-    above
-        Per variant, whether the first-order distance exceeds GM's at every n and every
-        ε ≥ :data:`~dpnet.reference.identification.FIG6_EPS_FROM` (``None``: no such ε in the run).
     summary
         Per variant, the extremes of GM's ratios (:func:`~dpnet.survival.comparison.ratio_summary`).
     drift, error
-        For the non-private first-order twin, the mean distance from the centres' average start and from
-        the pooled maximum-likelihood estimate ``theta_hat``.
+        For the non-private first-order twin of the paper's update, the mean distance from the centres'
+        average start and from the pooled maximum-likelihood estimate ``theta_hat``.
     step_bound
-        ``2ηB_θT`` at the largest T: the most the gradient steps can add to consensus.
+        ``2ηB_θB_xT`` at the largest T of the paper's variant (``B_x = 1``, a binary covariate): the most
+        the gradient steps of the paper's update can add to consensus.
     theta_hat
         The pooled maximum-likelihood estimate of the log hazard ratio (ddI against ZDV).
     inflation
@@ -93,7 +91,6 @@ class FirstOrderComparison:
 
     tvd: pd.DataFrame
     ratios: pd.DataFrame
-    above: Mapping[str, bool | None]
     summary: Mapping[str, dict[str, Any]]
     drift: float
     error: float
@@ -116,12 +113,42 @@ class FirstOrderComparison:
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables written to ``tables/``."""
-        return {"p003-fig6": self.tvd, "p003-fig6-ratios": self.ratios}
+        return {"p003-fig6": self.tvd, "p003-fig6-ratios": self.ratios,
+                "p003-fig6-ground-truth": self.readings()}  # fmt: skip
 
     @property
     def deviations(self) -> tuple[tuple[str, str, str], ...]:
         """On the paper's setting: no jitter, replications, and the as-published variant."""
         return tuple(("p003-fig6", *d) for d in ref.FIG6_DEVIATIONS) if self.paper_setting else ()
+
+    def mle_below(self, variant: str) -> tuple[int, int]:
+        """At how many of the (MLE algorithm, n, ε) points of ``variant`` the algorithm's mean distance is
+        below the first-order method's, and of how many points."""
+        mle, records = ref.FIG6_MLE_ALGORITHMS, self.tvd.to_dict("records")
+        points = comparison.paired_means(records, variant, algorithms=mle, baseline="first-order")
+        return sum(p["mean"] < p["baseline"] for p in points), len(points)
+
+    def readings(self) -> pd.DataFrame:
+        """The paper's variant, one row per n and ε: the MLE algorithms' mean distances (to their twins,
+        which are the maximum-likelihood state), and the first-order method's in every reading
+        (:data:`~dpnet.survival.comparison.FIRST_ORDER_READINGS`) beside its distance to its twin."""
+        columns = [*ref.FIG6_MLE_ALGORITHMS, "first-order", *comparison.FIRST_ORDER_READINGS]
+        paper = self.tvd[(self.tvd.variant == "paper") & self.tvd.algorithm.isin(columns)]
+        table = paper.pivot_table(index=["n", "eps"], columns="algorithm", values="mean")
+        return table[[c for c in columns if c in table.columns]]
+
+    def reading_range(self, algorithm: str) -> tuple[float, float]:
+        """The smallest and largest mean distance of ``algorithm`` (a column of :meth:`readings`) over the
+        paper's points (``nan`` when it was not recorded)."""
+        table = self.readings()
+        if algorithm not in table.columns:
+            return math.nan, math.nan
+        return float(table[algorithm].min()), float(table[algorithm].max())
+
+    def at_largest_eps(self, variant: str, algorithm: str) -> float:
+        """The largest mean distance of ``algorithm`` over the numbers of centres, at the largest ε."""
+        t = self.tvd[(self.tvd.variant == variant) & (self.tvd.algorithm == algorithm)]
+        return float(t[t.eps == t.eps.max()]["mean"].max())
 
     def ratio_pivot(self) -> pd.DataFrame:
         """GM's ratios (first-order mean distance over GM's), one row per variant and n."""
@@ -194,37 +221,37 @@ def first_order_comparison(P: Parameters, actg: pd.DataFrame) -> FirstOrderCompa
     ])  # fmt: skip
     gm = ratios[ratios.algorithm == "GM"]
     records = tvd.to_dict("records")
-    late = any(e >= ref.FIG6_EPS_FROM for e in eps)
-    above = {
-        v: comparison.exceeds_everywhere(records, v, above="first-order", below="GM",
-                                         eps_from=ref.FIG6_EPS_FROM) if late else None
+    mle = ref.FIG6_MLE_ALGORITHMS
+    points = {
+        v: comparison.paired_means(records, v, algorithms=mle, baseline="first-order")
         for v in comparison.VARIANTS
-    }  # fmt: skip
+    }
+    mle_ratios = ratios[ratios.algorithm.isin(mle)]
+    intervals = {v: mle_ratios[mle_ratios.variant == v].to_dict("records") for v in comparison.VARIANTS}
     summary = {
         v: comparison.ratio_summary(gm[gm.variant == v].to_dict("records"), claim=ref.FIG6_CLAIMED_RATIO)
         for v in comparison.VARIANTS
     }
-    published = gm[(gm.variant == "as_published") & (gm.eps >= ref.FIG6_EPS_FROM)]
-    band = tvd[
-        (tvd.variant == "as_published") & (tvd.algorithm == "first-order") & (tvd.eps >= ref.FIG6_EPS_FROM)
-    ]
-    paper = summary["paper"]
-    paper_ratios = (paper["smallest"]["ratio"], (paper["largest estimate"] or {"ratio": np.inf})["ratio"])
     setting = _fig6_setting(P)
-    checks = ref.figure6_checks(
-        above, float(published.ratio.min()) if late else None, band["mean"].tolist(), paper_ratios,
-        summary["as_published"]["largest estimate"], published=setting,
-    )  # fmt: skip
+    checks = ref.figure6_checks(points, intervals)
+    readings = {  # the other readings of "ground truth" for the first-order method (paper's variant)
+        name: comparison.paired_means(records, "paper", algorithms=mle, baseline=record)
+        for name, record, _ in ref.FIG6_READINGS
+    }
+    checks += ref.figure6_reading_checks(readings)
+    paper = [out[t] for t in tasks if t.variant == "paper"]  # the paper's first-order update
+    drift = float(np.mean([o["first_order_drift"] for o in paper]))
+    error = float(np.mean([o["first_order_error"] for o in paper]))
+    checks.append(ref.first_order_static_check(drift, error))
+    paper_T = tvd[tvd.variant == "paper"]["T"]  # the paper's update runs the paper's T
     # the pooled Λ(θ₁) − Λ(0) with the paper's and the notebook's likelihood
     gap = {
         v: sv.loglik_gap(ddi.x, ddi.time, ddi.event, ref.FIG6_THETA_ALT, variant=v)
         for v in comparison.VARIANTS
     }
     return FirstOrderComparison(
-        tvd, ratios, above, summary,
-        drift=float(np.mean([o["first_order_drift"] for o in outputs])),
-        error=float(np.mean([o["first_order_error"] for o in outputs])),
-        step_bound=2 * P.learning_rate * P.b_theta * int(tvd["T"].max()),
+        tvd, ratios, summary, drift=drift, error=error,
+        step_bound=2 * P.learning_rate * P.b_theta * ref.FIRST_ORDER_B_X * int(paper_T.max()),
         theta_hat=sv.binary_cox(ddi.x, ddi.time, ddi.event).lrt()[0],
         inflation=gap["as_published"] / gap["paper"],
         checks={"p003-fig6": checks}, paper_setting=setting,
