@@ -159,6 +159,21 @@ def win_probabilities_corrected(n_states: int, n_mle: int) -> tuple[float, float
     return n_mle / (n_mle + 1.0), 1.0 / n_states
 
 
+def _check_thres(
+    n_states: int, n_mle: int, alpha: float, beta: float, pi1: float, pi2: float, p1: float, p2: float
+) -> tuple[int, int, float, float, float, float]:
+    """The two-threshold rounds' arguments, checked: ``(n_states, n_mle, alpha, beta, pi1, pi2)``."""
+    n_states, n_mle = _check_states(n_states, n_mle)
+    alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
+    pi1, pi2 = _check_pos("pi1", pi1), _check_pos("pi2", pi2)
+    for name, value in (("p1", p1), ("p2", p2)):
+        if not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
+            raise ParameterError(f"{name} must lie in the closed interval [0, 1] (got {value})")
+    if pi2 >= 1:
+        raise ParameterError(f"pi2 must lie in (0, 1) so that τ² = (1 − π₂)p₂ > 0 (got {pi2})")
+    return n_states, n_mle, alpha, beta, pi1, pi2
+
+
 def rounds_thres_hoeffding(
     n_states: int, n_mle: int, alpha: float, beta: float, pi1: float, pi2: float, p1: float, p2: float
 ) -> tuple[float, float]:
@@ -171,14 +186,7 @@ def rounds_thres_hoeffding(
     ``p₁ = 1/2``, ``p₂ = 1/4`` (:func:`win_probabilities_corrected`), ``|Θ| = 4``, ``|Θ*| = 1``,
     ``α = 1−β = 0.05``, ``π = 0.5``: ``(32.7548, 95.8634)``.
     """
-    n_states, n_mle = _check_states(n_states, n_mle)
-    alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
-    pi1, pi2 = _check_pos("pi1", pi1), _check_pos("pi2", pi2)
-    for name, value in (("p1", p1), ("p2", p2)):
-        if not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
-            raise ParameterError(f"{name} must lie in the closed interval [0, 1] (got {value})")
-    if pi2 >= 1:
-        raise ParameterError(f"pi2 must lie in (0, 1) so that τ² = (1 − π₂)p₂ > 0 (got {pi2})")
+    n_states, n_mle, alpha, beta, pi1, pi2 = _check_thres(n_states, n_mle, alpha, beta, pi1, pi2, p1, p2)
     bad = n_states - n_mle
     k1 = 0.0 if bad == 0 else math.inf if p1 == 0 else math.log(bad / alpha) / (2 * (pi1 * p1) ** 2)
     k2 = math.inf if p2 == 0 else math.log(n_mle / (1.0 - beta)) / (2 * (pi2 * p2) ** 2)
@@ -198,14 +206,7 @@ def rounds_thres_chernoff(
     ``|Θ*| = 1``, ``α = 1−β = 0.05`` and ``π = 0.5``: ``(81.8869, 95.8634)`` for ``|Θ| = 4`` (where
     ``2/p₂ = 1/(2p₂²)``) and ``(118.803, 479.317)`` for ``|Θ| = 20``.
     """
-    n_states, n_mle = _check_states(n_states, n_mle)
-    alpha, beta = _check_prob("alpha", alpha), _check_prob("beta", beta)
-    pi1, pi2 = _check_pos("pi1", pi1), _check_pos("pi2", pi2)
-    for name, value in (("p1", p1), ("p2", p2)):
-        if not (isinstance(value, int | float) and 0.0 <= value <= 1.0):
-            raise ParameterError(f"{name} must lie in the closed interval [0, 1] (got {value})")
-    if pi2 >= 1:
-        raise ParameterError(f"pi2 must lie in (0, 1) so that τ² = (1 − π₂)p₂ > 0 (got {pi2})")
+    n_states, n_mle, alpha, beta, pi1, pi2 = _check_thres(n_states, n_mle, alpha, beta, pi1, pi2, p1, p2)
     bad = n_states - n_mle
     k1 = 0.0 if bad == 0 else math.inf if p1 == 0 else (2 + pi1) * math.log(bad / alpha) / (pi1**2 * p1)
     k2 = math.inf if p2 == 0 else 2 * math.log(n_mle / (1.0 - beta)) / (pi2**2 * p2)
