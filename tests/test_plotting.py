@@ -15,6 +15,7 @@ from dpnet.plotting import (
     FIGURE_WIDTH,
     MIN_FONT_SIZE,
     RENDERED_WIDTH,
+    STYLE,
     LegibilityError,
     check_legible,
     critical_budget_heatmap,
@@ -165,15 +166,16 @@ def test_a_six_point_label_on_a_wide_figure_is_refused() -> None:
 
 
 def test_text_that_is_large_enough_drawn_but_shrunk_below_8_pt_is_refused() -> None:
-    fig = Figure(figsize=(2 * RENDERED_WIDTH, 3), layout="constrained")
-    ax = fig.add_subplot()
-    ax.set_title("twice too wide", fontsize=12)  # 12 pt drawn, about 6 pt shown
-    saved, texts = legibility(fig)
-    assert saved == pytest.approx(2 * RENDERED_WIDTH, rel=0.03)
-    title = next(t for t in texts if t.role == "title")
-    assert title.size == 12 and title.rendered == pytest.approx(12 * RENDERED_WIDTH / saved)
-    with pytest.raises(LegibilityError) as error:
-        check_legible(fig, "wide")
+    with matplotlib.rc_context(STYLE):  # the book's tick labels (8.5 pt), whatever ran before
+        fig = Figure(figsize=(2 * RENDERED_WIDTH, 3), layout="constrained")
+        ax = fig.add_subplot()
+        ax.set_title("twice too wide", fontsize=12)  # 12 pt drawn, about 6 pt shown
+        saved, texts = legibility(fig)
+        assert saved == pytest.approx(2 * RENDERED_WIDTH, rel=0.03)
+        title = next(t for t in texts if t.role == "title")
+        assert title.size == 12 and title.rendered == pytest.approx(12 * RENDERED_WIDTH / saved)
+        with pytest.raises(LegibilityError) as error:
+            check_legible(fig, "wide")
     assert f"title 'twice too wide': 12 pt drawn, {title.rendered:.1f} pt shown" in str(error.value)
     assert "x tick label '0.0', '0.2', '0.4', …: 8.5 pt drawn" in str(error.value)
 
